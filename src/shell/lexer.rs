@@ -1,0 +1,1 @@
+//! Tokens with byte spans. (Being written: see the Foundation issue.)

@@ -1,0 +1,12 @@
+//! The mongosh-syntax reader: text → tokens (`lexer`) → spanned syntax tree
+//! (`parser`, `ast`) → BSON values (`lower`), plus the formatter (`format`).
+pub mod ast;
+pub mod format;
+pub mod lexer;
+pub mod lower;
+pub mod parser;
+
+pub use ast::{Node, NodeKind, Property, Script, Stmt, StmtKind};
+pub use format::format_script;
+pub use lower::{lower, LowerCtx};
+pub use parser::parse_script;
