@@ -17,7 +17,10 @@ impl Span {
     }
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -41,8 +44,18 @@ pub struct Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    pub fn new(code: i32, code_name: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Error {
-        Error { code, code_name: code_name.into(), message: message.into(), span: None, source: Source::Script }
+    pub fn new(
+        code: i32,
+        code_name: impl Into<Cow<'static, str>>,
+        message: impl Into<String>,
+    ) -> Error {
+        Error {
+            code,
+            code_name: code_name.into(),
+            message: message.into(),
+            span: None,
+            source: Source::Script,
+        }
     }
     /// A syntax error of the reader (mongosh would raise a JavaScript SyntaxError; we use FailedToParse).
     pub fn syntax(message: impl Into<String>, span: Span) -> Error {
@@ -81,7 +94,11 @@ impl Error {
     }
     /// Something MongoDB supports that the playground does not (yet).
     pub fn not_supported(what: impl fmt::Display) -> Error {
-        Error::new(115, "CommandNotSupported", format!("{what} is not supported in mqlplay"))
+        Error::new(
+            115,
+            "CommandNotSupported",
+            format!("{what} is not supported in mqlplay"),
+        )
     }
     /// Attach a span if the error has none yet (the innermost place wins).
     pub fn at(mut self, span: Span) -> Error {
@@ -127,7 +144,10 @@ pub fn excerpt(text: &str, span: Span) -> String {
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     let line = &text[line_start..line_end];
-    let pad: String = text[line_start..start].chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+    let pad: String = text[line_start..start]
+        .chars()
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
     let end = floor_char_boundary(text, span.end.clamp(start, line_end));
     let width = text[start..end].chars().count().max(1);
     format!("{line}\n{pad}{}", "^".repeat(width))
@@ -152,6 +172,9 @@ mod tests {
         assert_eq!(line_col(t, 3), (2, 1));
         assert_eq!(line_col(t, 6), (2, 3));
         assert_eq!(utf16_offset("😀a", 4), 2);
-        assert_eq!(excerpt("let x = ;\nmore", Span::new(8, 9)), "let x = ;\n        ^");
+        assert_eq!(
+            excerpt("let x = ;\nmore", Span::new(8, 9)),
+            "let x = ;\n        ^"
+        );
     }
 }

@@ -1,8 +1,197 @@
 //! mqlplay: a MongoDB query playground engine. Plain Rust, tested natively;
 //! `wasm` is a thin adapter for the page and `bin/mqlplay` for the terminal.
+//! Both call [`run`] and [`format`], so the page and the CLI never disagree.
 #![deny(clippy::unwrap_used)]
 
+pub mod aggregate;
+pub mod config;
+pub mod context;
+pub mod engine;
 pub mod error;
+pub mod expr;
+pub mod output;
+pub mod projection;
+pub mod query;
 pub mod shell;
+pub mod update;
+pub mod value;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 
-pub use error::{Error, Result, Span};
+pub use context::RunCtx;
+pub use error::{Error, Result, Source, Span};
+
+use bson::{Bson, Document};
+use engine::{Database, Session};
+use output::extjson::{self, Mode};
+use std::collections::HashMap;
+
+/// What a run produced: one result per expression statement (in order), every
+/// collection's final state, and the error that stopped the script, if any.
+#[derive(Clone, Debug)]
+pub struct RunOutput {
+    pub results: Vec<Bson>,
+    pub collections: Vec<(String, Vec<Document>)>,
+    pub error: Option<Error>,
+}
+
+/// Build the database from its configuration text (seeded `_id`s for documents without one).
+pub fn load_database(db_text: &str, run: &RunCtx) -> Result<Database> {
+    let db = Database::new();
+    let vars = HashMap::new();
+    let parsed = {
+        let ctx = shell::LowerCtx {
+            vars: &vars,
+            now: run.now,
+            extjson: true,
+        };
+        config::parse_database(db_text, &ctx).map_err(|e| e.in_source(Source::Database))?
+    };
+    let mut db = db;
+    for (name, docs) in parsed {
+        let namespace = Database::namespace(&name);
+        db.collection_mut(&name);
+        for doc in docs {
+            let doc = db
+                .prepare_insert(doc)
+                .map_err(|e| e.in_source(Source::Database))?;
+            db.collection_mut(&name)
+                .insert(&namespace, doc)
+                .map_err(|e| e.in_source(Source::Database))?;
+        }
+    }
+    Ok(db)
+}
+
+/// Run a script against a fresh database built from the configuration.
+pub fn run(db_text: &str, script: &str, run: &RunCtx) -> RunOutput {
+    let mut results = Vec::new();
+    let mut db = match load_database(db_text, run) {
+        Ok(db) => db,
+        Err(e) => {
+            return RunOutput {
+                results,
+                collections: Vec::new(),
+                error: Some(e),
+            }
+        }
+    };
+    let error = match shell::parse_script(script) {
+        Ok(parsed) => Session::new(&mut db, *run)
+            .run_script(&parsed, |r| results.push(r))
+            .err(),
+        Err(e) => Some(e),
+    };
+    let collections = db
+        .collections()
+        .map(|(n, c)| (n.to_string(), c.docs().to_vec()))
+        .collect();
+    RunOutput {
+        results,
+        collections,
+        error,
+    }
+}
+
+/// Format a script or configuration (the page's Format button, `mqlplay fmt`).
+pub fn format(text: &str) -> Result<String> {
+    shell::format_script(text)
+}
+
+/// Where an error points, for people and editors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorPlace {
+    pub source: Source,
+    pub line: usize,
+    pub column: usize,
+    /// UTF-16 offsets into the text (what JavaScript editors count).
+    pub utf16_start: usize,
+    pub utf16_end: usize,
+    /// The source line and a caret line under the span.
+    pub excerpt: String,
+}
+
+impl Error {
+    /// Resolve the span against the text it refers to.
+    pub fn place(&self, db_text: &str, script: &str) -> Option<ErrorPlace> {
+        let span = self.span?;
+        let text = match self.source {
+            Source::Script => script,
+            Source::Database => db_text,
+        };
+        let (line, column) = error::line_col(text, span.start);
+        Some(ErrorPlace {
+            source: self.source,
+            line,
+            column,
+            utf16_start: error::utf16_offset(text, span.start),
+            utf16_end: error::utf16_offset(text, span.end),
+            excerpt: error::excerpt(text, span),
+        })
+    }
+
+    /// One line for a terminal: `script line 3, column 14: (FailedToParse) …`.
+    pub fn one_line(&self, db_text: &str, script: &str) -> String {
+        match self.place(db_text, script) {
+            Some(p) => {
+                let what = if p.source == Source::Database {
+                    "database"
+                } else {
+                    "script"
+                };
+                format!("{what} line {}, column {}: {self}", p.line, p.column)
+            }
+            None => self.to_string(),
+        }
+    }
+}
+
+impl RunOutput {
+    /// The run contract's JSON: `{results, collections, error?}` in Extended JSON v2.
+    pub fn to_json(&self, mode: Mode, db_text: &str, script: &str) -> serde_json::Value {
+        let results: Vec<serde_json::Value> = self
+            .results
+            .iter()
+            .map(|r| extjson::to_json(r, mode))
+            .collect();
+        let mut collections = serde_json::Map::new();
+        for (name, docs) in &self.collections {
+            let docs: Vec<serde_json::Value> = docs
+                .iter()
+                .map(|d| extjson::to_json(&Bson::Document(d.clone()), mode))
+                .collect();
+            collections.insert(name.clone(), serde_json::Value::Array(docs));
+        }
+        let mut out = serde_json::Map::new();
+        out.insert("results".into(), serde_json::Value::Array(results));
+        out.insert("collections".into(), serde_json::Value::Object(collections));
+        if let Some(e) = &self.error {
+            out.insert("error".into(), error_json(e, db_text, script));
+        }
+        serde_json::Value::Object(out)
+    }
+}
+
+fn error_json(e: &Error, db_text: &str, script: &str) -> serde_json::Value {
+    let mut obj = serde_json::Map::new();
+    obj.insert("message".into(), e.message.clone().into());
+    obj.insert("code".into(), e.code.into());
+    obj.insert("codeName".into(), e.code_name.to_string().into());
+    if let Some(p) = e.place(db_text, script) {
+        obj.insert(
+            "source".into(),
+            if p.source == Source::Database {
+                "db"
+            } else {
+                "script"
+            }
+            .into(),
+        );
+        obj.insert("line".into(), p.line.into());
+        obj.insert("column".into(), p.column.into());
+        obj.insert("start".into(), p.utf16_start.into());
+        obj.insert("end".into(), p.utf16_end.into());
+        obj.insert("excerpt".into(), p.excerpt.into());
+    }
+    serde_json::Value::Object(obj)
+}

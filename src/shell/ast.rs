@@ -20,9 +20,16 @@ pub enum StmtKind {
     /// An expression statement: `db.trades.find({})`, `[ ... ]`.
     Expr(Node),
     /// `const|let|var name = value` (also a plain assignment `name = value`, as in `db = {...}`).
-    Assign { name: String, name_span: Span, value: Node },
+    Assign {
+        name: String,
+        name_span: Span,
+        value: Node,
+    },
     /// A shell helper line: `show collections`, `use test`.
-    Shell { command: String, arg: Option<String> },
+    Shell {
+        command: String,
+        arg: Option<String>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +53,11 @@ pub enum NodeKind {
     /// A bare name: `db`, `ObjectId`, a variable.
     Ident(String),
     /// `object.property`
-    Member { object: Box<Node>, property: String, property_span: Span },
+    Member {
+        object: Box<Node>,
+        property: String,
+        property_span: Span,
+    },
     /// `object[index]`
     Index { object: Box<Node>, index: Box<Node> },
     /// `callee(args)`

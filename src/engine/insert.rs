@@ -1,0 +1,88 @@
+//! insertOne, insertMany and the legacy insert().
+use super::{Call, Database, Session};
+use crate::error::{Error, Result};
+use bson::{Bson, Document};
+
+pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
+    let arg = call.arg(0).ok_or_else(|| {
+        Error::bad_value(format!("{}() needs a document", call.name)).at(call.span)
+    })?;
+    let (docs, many) = match (call.name.as_str(), &arg.value) {
+        ("insertOne", Bson::Document(d)) => (vec![d.clone()], false),
+        ("insertOne", Bson::Array(_)) => {
+            return Err(Error::bad_value(
+                "insertOne() takes one document, not an array: use insertMany() for several",
+            )
+            .at(arg.span))
+        }
+        ("insertMany", Bson::Array(items)) | ("insert", Bson::Array(items)) => {
+            (to_documents(items, arg.span)?, true)
+        }
+        ("insert", Bson::Document(d)) => (vec![d.clone()], false),
+        ("insertMany", _) => {
+            return Err(Error::bad_value("insertMany() needs an array of documents").at(arg.span))
+        }
+        (name, other) => {
+            return Err(Error::bad_value(format!(
+                "{name}() needs a document, got {}",
+                crate::output::shell::type_name(other)
+            ))
+            .at(arg.span))
+        }
+    };
+    let ordered = match call.doc_arg(1, "options")? {
+        Some(opts) => match opts.get("ordered") {
+            None => true,
+            Some(Bson::Boolean(b)) => *b,
+            Some(_) => return Err(Error::type_mismatch("ordered must be a boolean").at(call.span)),
+        },
+        None => true,
+    };
+    let namespace = Database::namespace(coll);
+    let mut ids = Vec::with_capacity(docs.len());
+    let mut first_error = None;
+    for doc in docs {
+        let doc = session.db.prepare_insert(doc).map_err(|e| e.at(arg.span))?;
+        let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
+        match session.db.collection_mut(coll).insert(&namespace, doc) {
+            Ok(()) => ids.push(id),
+            Err(e) => {
+                // Ordered inserts stop at the first failure; what was inserted stays.
+                first_error.get_or_insert(e);
+                if ordered {
+                    break;
+                }
+            }
+        }
+    }
+    if let Some(e) = first_error {
+        return Err(e.at(arg.span));
+    }
+    Ok(if many {
+        bson::bson!({ "acknowledged": true, "insertedIds": ids_doc(ids) })
+    } else {
+        bson::bson!({ "acknowledged": true, "insertedId": ids.into_iter().next().unwrap_or(Bson::Null) })
+    })
+}
+
+fn ids_doc(ids: Vec<Bson>) -> Document {
+    ids.into_iter()
+        .enumerate()
+        .map(|(i, id)| (i.to_string(), id))
+        .collect()
+}
+
+fn to_documents(items: &[Bson], span: crate::error::Span) -> Result<Vec<Document>> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| match item {
+            Bson::Document(d) => Ok(d.clone()),
+            other => Err(Error::bad_value(format!(
+                "document {i} is not an object but {}",
+                crate::output::shell::type_name(other)
+            ))
+            .at(span)),
+        })
+        .collect()
+}

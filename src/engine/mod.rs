@@ -1,0 +1,250 @@
+//! Runs a script's statements against the database: decodes each method
+//! chain and hands it to the module that implements the method.
+mod aggregate;
+mod call;
+mod database;
+mod insert;
+mod read;
+mod write;
+
+pub use call::{Arg, Call, Chain, Receiver};
+pub use database::{duplicate_id_error, Collection, Database, DB_NAME};
+
+use crate::context::RunCtx;
+use crate::error::{Error, Result, Span};
+use crate::shell::{lower, LowerCtx, Node, Script, StmtKind};
+use bson::Bson;
+use std::collections::HashMap;
+
+/// One run: the database, the clock, and the script's variables.
+pub struct Session<'a> {
+    pub db: &'a mut Database,
+    pub run: RunCtx,
+    vars: HashMap<String, Bson>,
+}
+
+/// Collection methods, grouped by the module that implements them.
+const READ_METHODS: &[&str] = &[
+    "find",
+    "findOne",
+    "countDocuments",
+    "estimatedDocumentCount",
+    "count",
+    "distinct",
+];
+const WRITE_METHODS: &[&str] = &[
+    "updateOne",
+    "updateMany",
+    "replaceOne",
+    "update",
+    "deleteOne",
+    "deleteMany",
+    "remove",
+    "findOneAndUpdate",
+    "findOneAndReplace",
+    "findOneAndDelete",
+    "findAndModify",
+    "bulkWrite",
+];
+const INSERT_METHODS: &[&str] = &["insertOne", "insertMany", "insert"];
+const OTHER_METHODS: &[&str] = &["aggregate", "drop"];
+
+impl<'a> Session<'a> {
+    pub fn new(db: &'a mut Database, run: RunCtx) -> Session<'a> {
+        Session {
+            db,
+            run,
+            vars: HashMap::new(),
+        }
+    }
+
+    /// Run every statement; `on_result` receives each expression statement's result.
+    /// Stops at the first error.
+    pub fn run_script(&mut self, script: &Script, mut on_result: impl FnMut(Bson)) -> Result<()> {
+        for stmt in &script.stmts {
+            match &stmt.kind {
+                StmtKind::Expr(node) => {
+                    let value = self.eval(node).map_err(|e| e.at(stmt.span))?;
+                    on_result(value);
+                }
+                StmtKind::Assign { name, value, .. } => {
+                    if name == "db" {
+                        return Err(Error::bad_value("the database is set in the Database pane; a script cannot assign to db")
+                            .at(stmt.span));
+                    }
+                    let value = self.eval(value).map_err(|e| e.at(stmt.span))?;
+                    self.vars.insert(name.clone(), value);
+                }
+                StmtKind::Shell { command, arg } => {
+                    let value = self
+                        .shell_command(command, arg.as_deref())
+                        .map_err(|e| e.at(stmt.span))?;
+                    on_result(value);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn lower_ctx(&self) -> LowerCtx<'_> {
+        LowerCtx {
+            vars: &self.vars,
+            now: self.run.now,
+            extjson: false,
+        }
+    }
+
+    /// Evaluate an expression statement: a `db` chain runs, anything else is a value.
+    fn eval(&mut self, node: &Node) -> Result<Bson> {
+        let chain = {
+            let ctx = self.lower_ctx();
+            match call::decode_chain(node, &ctx)? {
+                Some(chain) => chain,
+                None => return lower(node, &ctx),
+            }
+        };
+        self.execute(&chain, node.span)
+    }
+
+    fn execute(&mut self, chain: &Chain, span: Span) -> Result<Bson> {
+        let Some(first) = chain.calls.first() else {
+            return Err(Error::bad_value(match &chain.receiver {
+                Receiver::Db => {
+                    "`db` alone does nothing here: call a method, e.g. db.getCollectionNames()"
+                        .to_string()
+                }
+                Receiver::Collection(c) => {
+                    format!("db.{c} is a collection: call a method on it, e.g. db.{c}.find()")
+                }
+            })
+            .at(span));
+        };
+        match &chain.receiver {
+            Receiver::Db => self.db_method(first, &chain.calls[1..]),
+            Receiver::Collection(coll) => {
+                let name = first.name.as_str();
+                if READ_METHODS.contains(&name) {
+                    read::run(self, coll, &chain.calls)
+                } else if WRITE_METHODS.contains(&name) {
+                    no_cursor_methods(&chain.calls)?;
+                    write::run(self, coll, first)
+                } else if INSERT_METHODS.contains(&name) {
+                    no_cursor_methods(&chain.calls)?;
+                    insert::run(self, coll, first)
+                } else if name == "aggregate" {
+                    aggregate::run(self, Some(coll), &chain.calls)
+                } else if name == "drop" {
+                    no_cursor_methods(&chain.calls)?;
+                    Ok(Bson::Boolean(self.db.drop_collection(coll)))
+                } else {
+                    Err(unknown_method(name, first.span))
+                }
+            }
+        }
+    }
+
+    fn db_method(&mut self, call: &Call, rest: &[Call]) -> Result<Bson> {
+        match call.name.as_str() {
+            "getCollectionNames" => {
+                if let Some(c) = rest.first() {
+                    return Err(Error::bad_value(format!(
+                        "{}() cannot be chained on getCollectionNames()",
+                        c.name
+                    ))
+                    .at(c.span));
+                }
+                Ok(self.collection_names())
+            }
+            "getName" => Ok(Bson::String(DB_NAME.to_string())),
+            "aggregate" => {
+                let mut calls = vec![call.clone()];
+                calls.extend_from_slice(rest);
+                aggregate::run(self, None, &calls)
+            }
+            "createCollection" => {
+                let name = match call.arg(0).map(|a| &a.value) {
+                    Some(Bson::String(s)) if !s.is_empty() => s.clone(),
+                    _ => {
+                        return Err(
+                            Error::bad_value("createCollection() needs a collection name")
+                                .at(call.span),
+                        )
+                    }
+                };
+                if self.db.collection(&name).is_some() {
+                    return Err(Error::new(
+                        48,
+                        "NamespaceExists",
+                        format!("Collection {} already exists.", Database::namespace(&name)),
+                    ));
+                }
+                self.db.collection_mut(&name);
+                Ok(bson::bson!({ "ok": 1 }))
+            }
+            "dropDatabase" => {
+                let names: Vec<String> = self.db.names().map(str::to_string).collect();
+                for n in names {
+                    self.db.drop_collection(&n);
+                }
+                Ok(bson::bson!({ "ok": 1, "dropped": DB_NAME }))
+            }
+            other => Err(Error::not_supported(format!("db.{other}()")).at(call.span)),
+        }
+    }
+
+    fn collection_names(&self) -> Bson {
+        // mongosh lists names sorted.
+        let mut names: Vec<&str> = self.db.names().collect();
+        names.sort_unstable();
+        Bson::Array(
+            names
+                .into_iter()
+                .map(|n| Bson::String(n.to_string()))
+                .collect(),
+        )
+    }
+
+    fn shell_command(&mut self, command: &str, arg: Option<&str>) -> Result<Bson> {
+        match (command, arg) {
+            ("show", Some("collections" | "tables")) => Ok(self.collection_names()),
+            ("show", Some("dbs" | "databases")) => {
+                Ok(Bson::Array(vec![Bson::String(DB_NAME.to_string())]))
+            }
+            ("use", Some(name)) => Ok(Bson::String(format!(
+                "already on db {name}: the playground has one database"
+            ))),
+            _ => Err(Error::not_supported(format!(
+                "`{command} {}`",
+                arg.unwrap_or_default()
+            ))),
+        }
+    }
+}
+
+/// Write methods return a result document, not a cursor: nothing may follow the first call.
+fn no_cursor_methods(calls: &[Call]) -> Result<()> {
+    match calls.get(1) {
+        Some(c) => Err(Error::bad_value(format!(
+            "{}() cannot be chained here: the previous call does not return a cursor",
+            c.name
+        ))
+        .at(c.span)),
+        None => Ok(()),
+    }
+}
+
+fn unknown_method(name: &str, span: Span) -> Error {
+    let mut all: Vec<&str> = READ_METHODS
+        .iter()
+        .chain(WRITE_METHODS)
+        .chain(INSERT_METHODS)
+        .chain(OTHER_METHODS)
+        .copied()
+        .collect();
+    all.sort_unstable();
+    Error::bad_value(format!(
+        "unknown collection method {name}(); supported: {}",
+        all.join(", ")
+    ))
+    .at(span)
+}

@@ -1,0 +1,6 @@
+//! What bson lacks and everything needs: MongoDB's total order and equality
+//! (`order`) and numbers across Int32/Int64/Double/Decimal128 (`numeric`).
+pub mod numeric;
+pub mod order;
+
+pub use order::{compare, equal, type_rank, OrdBson};

@@ -1,0 +1,206 @@
+//! Numbers across BSON's four numeric types. Comparison is by exact value
+//! (an Int64 above 2^53 against a Double compares correctly); Decimal128 goes
+//! through `bigdecimal` because `bson::Decimal128` only stores bytes.
+use bigdecimal::BigDecimal;
+use bson::{Bson, Decimal128};
+use std::cmp::Ordering;
+use std::str::FromStr;
+
+/// A Decimal128 decoded for arithmetic and comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Dec {
+    NaN,
+    Inf(bool),
+    Finite(BigDecimal),
+}
+
+/// Decode a Decimal128 through its canonical string form.
+pub fn decode_decimal(d: &Decimal128) -> Dec {
+    let text = d.to_string();
+    match text.as_str() {
+        "NaN" | "-NaN" => Dec::NaN,
+        "Infinity" | "+Infinity" => Dec::Inf(true),
+        "-Infinity" => Dec::Inf(false),
+        _ => BigDecimal::from_str(&text).map_or(Dec::NaN, Dec::Finite),
+    }
+}
+
+/// Is this value one of the four numeric types?
+pub fn is_number(v: &Bson) -> bool {
+    matches!(
+        v,
+        Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_)
+    )
+}
+
+/// Compare two numeric values by exact value. NaN is equal to NaN and below
+/// every other number (MongoDB's sort order). Returns None for non-numbers.
+pub fn compare_numbers(a: &Bson, b: &Bson) -> Option<Ordering> {
+    use Bson::*;
+    Some(match (a, b) {
+        (Int32(x), Int32(y)) => x.cmp(y),
+        (Int32(x), Int64(y)) => i64::from(*x).cmp(y),
+        (Int64(x), Int32(y)) => x.cmp(&i64::from(*y)),
+        (Int64(x), Int64(y)) => x.cmp(y),
+        (Double(x), Double(y)) => cmp_f64(*x, *y),
+        (Int32(x), Double(y)) => cmp_i64_f64(i64::from(*x), *y),
+        (Int64(x), Double(y)) => cmp_i64_f64(*x, *y),
+        (Double(x), Int32(y)) => cmp_i64_f64(i64::from(*y), *x).reverse(),
+        (Double(x), Int64(y)) => cmp_i64_f64(*y, *x).reverse(),
+        (Decimal128(x), _) => cmp_dec(&decode_decimal(x), &to_dec(b)?),
+        (_, Decimal128(y)) => cmp_dec(&to_dec(a)?, &decode_decimal(y)),
+        _ => return None,
+    })
+}
+
+/// Any numeric value as a decimal (exactly, for integers and doubles).
+pub fn to_dec(v: &Bson) -> Option<Dec> {
+    Some(match v {
+        Bson::Int32(x) => Dec::Finite(BigDecimal::from(*x)),
+        Bson::Int64(x) => Dec::Finite(BigDecimal::from(*x)),
+        Bson::Double(x) => f64_to_dec(*x),
+        Bson::Decimal128(d) => decode_decimal(d),
+        _ => return None,
+    })
+}
+
+pub fn f64_to_dec(x: f64) -> Dec {
+    if x.is_nan() {
+        Dec::NaN
+    } else if x.is_infinite() {
+        Dec::Inf(x > 0.0)
+    } else {
+        BigDecimal::try_from(x).map_or(Dec::NaN, Dec::Finite)
+    }
+}
+
+fn cmp_dec(a: &Dec, b: &Dec) -> Ordering {
+    use Dec::*;
+    match (a, b) {
+        (NaN, NaN) => Ordering::Equal,
+        (NaN, _) => Ordering::Less,
+        (_, NaN) => Ordering::Greater,
+        (Inf(x), Inf(y)) => x.cmp(y),
+        (Inf(pos), _) => {
+            if *pos {
+                Ordering::Greater
+            } else {
+                Ordering::Less
+            }
+        }
+        (_, Inf(pos)) => {
+            if *pos {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            }
+        }
+        (Finite(x), Finite(y)) => x.cmp(y),
+    }
+}
+
+fn cmp_f64(x: f64, y: f64) -> Ordering {
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        // -0.0 == 0.0 as MongoDB compares them.
+        _ => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// Exact comparison of an integer with a double, without rounding the integer.
+fn cmp_i64_f64(i: i64, f: f64) -> Ordering {
+    if f.is_nan() {
+        return Ordering::Greater;
+    }
+    // 2^63 is exactly representable; every i64 is below it.
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if f >= TWO_63 {
+        return Ordering::Less;
+    }
+    if f < -TWO_63 {
+        return Ordering::Greater;
+    }
+    let t = f.trunc();
+    // t is integral and in range, so the cast is exact.
+    let ti = t as i64;
+    match i.cmp(&ti) {
+        Ordering::Equal => {
+            let frac = f - t;
+            if frac > 0.0 {
+                Ordering::Less
+            } else if frac < 0.0 {
+                Ordering::Greater
+            } else {
+                Ordering::Equal
+            }
+        }
+        other => other,
+    }
+}
+
+/// A numeric value as f64 (lossy for large Int64 and Decimal128).
+pub fn to_f64(v: &Bson) -> Option<f64> {
+    match v {
+        Bson::Int32(x) => Some(f64::from(*x)),
+        Bson::Int64(x) => Some(*x as f64),
+        Bson::Double(x) => Some(*x),
+        Bson::Decimal128(d) => d.to_string().parse::<f64>().ok().or(Some(f64::NAN)),
+        _ => None,
+    }
+}
+
+/// A numeric value as i64 when it is integral and in range (no rounding).
+pub fn to_i64_exact(v: &Bson) -> Option<i64> {
+    match v {
+        Bson::Int32(x) => Some(i64::from(*x)),
+        Bson::Int64(x) => Some(*x),
+        Bson::Double(x)
+            if x.fract() == 0.0 && *x >= -9.223372036854776e18 && *x < 9.223372036854776e18 =>
+        {
+            Some(*x as i64)
+        }
+        Bson::Decimal128(d) => match decode_decimal(d) {
+            Dec::Finite(b) if b.is_integer() => {
+                i64::try_from(b.with_scale(0).into_bigint_and_exponent().0).ok()
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_cross_type() {
+        let big = Bson::Int64((1 << 53) + 1);
+        let d = Bson::Double((1u64 << 53) as f64);
+        assert_eq!(compare_numbers(&big, &d), Some(Ordering::Greater));
+        assert_eq!(
+            compare_numbers(&Bson::Int32(1), &Bson::Double(1.0)),
+            Some(Ordering::Equal)
+        );
+        assert_eq!(
+            compare_numbers(&Bson::Double(f64::NAN), &Bson::Int32(i32::MIN)),
+            Some(Ordering::Less)
+        );
+        let dec = Bson::Decimal128(Decimal128::from_str("1.0").unwrap_or_else(|_| unreachable!()));
+        assert_eq!(
+            compare_numbers(&dec, &Bson::Int32(1)),
+            Some(Ordering::Equal)
+        );
+        assert_eq!(
+            compare_numbers(&Bson::Double(0.5), &Bson::Int32(0)),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(
+            compare_numbers(&Bson::Double(-0.5), &Bson::Int64(0)),
+            Some(Ordering::Less)
+        );
+        assert_eq!(to_i64_exact(&Bson::Double(3.0)), Some(3));
+    }
+}

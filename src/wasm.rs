@@ -1,0 +1,49 @@
+//! The page's entry points (wasm32 only): a thin adapter over [`crate::run`]
+//! and [`crate::format`] that hands plain JS objects back.
+use crate::output::extjson::Mode;
+use crate::RunCtx;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+fn to_js(value: &serde_json::Value) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Run `script` against the database `db`. `now_millis` and `seed` make the run
+/// reproducible (the page stores them in its state). Returns
+/// `{results, collections, error?, shell: [...]}` with relaxed Extended JSON values,
+/// plus each result printed in mongosh's format.
+#[wasm_bindgen]
+pub fn run(db: &str, script: &str, now_millis: f64, seed: f64) -> Result<JsValue, JsError> {
+    let run = RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64);
+    let out = crate::run(db, script, &run);
+    let mut json = out.to_json(Mode::Relaxed, db, script);
+    if let serde_json::Value::Object(obj) = &mut json {
+        let shell: Vec<serde_json::Value> = out
+            .results
+            .iter()
+            .map(|r| crate::output::shell::print(r).into())
+            .collect();
+        obj.insert("shell".into(), serde_json::Value::Array(shell));
+    }
+    to_js(&json)
+}
+
+/// Format a script or configuration: `{text}` or `{error}`.
+#[wasm_bindgen]
+pub fn format(text: &str) -> Result<JsValue, JsError> {
+    let json = match crate::format(text) {
+        Ok(s) => serde_json::json!({ "text": s }),
+        Err(e) => {
+            let place = e.place("", text);
+            serde_json::json!({ "error": {
+                "message": e.message, "code": e.code, "codeName": e.code_name,
+                "line": place.as_ref().map(|p| p.line), "column": place.as_ref().map(|p| p.column),
+                "start": place.as_ref().map(|p| p.utf16_start), "end": place.as_ref().map(|p| p.utf16_end),
+            }})
+        }
+    };
+    to_js(&json)
+}

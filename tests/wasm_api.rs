@@ -1,0 +1,53 @@
+//! The wasm API under Node (wasm-bindgen-test): the page's entry points return
+//! plain JS objects with results, collections and errors.
+#![cfg(target_arch = "wasm32")]
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+#[wasm_bindgen_test]
+fn run_returns_results_and_collections() {
+    let out =
+        mqlplay::wasm::run("[{_id: 1, a: 5}]", "db.collection.find()", 0.0, 0.0).expect("run");
+    let json = js_sys::JSON::stringify(&out)
+        .expect("json")
+        .as_string()
+        .unwrap_or_default();
+    assert!(json.contains(r#""results":[[{"_id":1,"a":5}]]"#), "{json}");
+    assert!(
+        json.contains(r#""collections":{"collection":[{"_id":1,"a":5}]}"#),
+        "{json}"
+    );
+    assert!(get(&out, "error").is_undefined());
+}
+
+#[wasm_bindgen_test]
+fn errors_carry_a_position() {
+    let out = mqlplay::wasm::run("", "db.c.find({a: 1)", 0.0, 0.0).expect("run");
+    let err = get(&out, "error");
+    assert_eq!(get(&err, "line").as_f64(), Some(1.0));
+    assert!(get(&err, "column").as_f64().is_some());
+    assert!(get(&err, "message").as_string().is_some());
+}
+
+#[wasm_bindgen_test]
+fn bucket_seed_round_trips() {
+    let script = r#"db.trades.insertMany([
+ { "_id": "123_1698349623", "customerId": 123, "count": 2,
+   "history": [ { "type": "buy", "ticker": "MDB", "qty": 419, "date": ISODate("2023-10-26T15:47:03.434Z") } ] },
+ ])
+db.trades.find()"#;
+    let out = mqlplay::wasm::run("", script, 0.0, 0.0).expect("run");
+    let json = js_sys::JSON::stringify(&out)
+        .expect("json")
+        .as_string()
+        .unwrap_or_default();
+    assert!(
+        json.contains(r#""date":{"$date":"2023-10-26T15:47:03.434Z"}"#),
+        "{json}"
+    );
+    assert!(get(&out, "error").is_undefined(), "{json}");
+}
