@@ -44,6 +44,7 @@ pub fn load_database(db_text: &str, run: &RunCtx) -> Result<Database> {
             vars: &vars,
             now: run.now,
             extjson: true,
+            new_id: &db,
         };
         config::parse_database(db_text, &ctx).map_err(|e| e.in_source(Source::Database))?
     };

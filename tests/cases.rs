@@ -138,6 +138,7 @@ fn value_of(text: &str) -> Result<Bson, String> {
         vars: &vars,
         now: RunCtx::default().now,
         extjson: false,
+        new_id: &|| bson::oid::ObjectId::from_bytes([0; 12]),
     };
     match script.stmts.as_slice() {
         [stmt] => match &stmt.kind {

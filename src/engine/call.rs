@@ -137,7 +137,11 @@ pub fn decode_chain(node: &Node, ctx: &LowerCtx) -> Result<Option<Chain>> {
                     pending = Some((name, span));
                 } else if let (true, Some(Seg::Call(args, call_span))) = (
                     name == "getCollection" || name == "collection",
-                    segs.next_if(|s| matches!(s, Seg::Call(..))),
+                    // Only consume the call when the name matched (the tuple evaluates both).
+                    segs.next_if(|s| {
+                        (name == "getCollection" || name == "collection")
+                            && matches!(s, Seg::Call(..))
+                    }),
                 ) {
                     let name_arg = match args.first().map(|a| lower(a, ctx)).transpose()? {
                         Some(Bson::String(s)) if !s.is_empty() => s,

@@ -91,6 +91,7 @@ impl<'a> Session<'a> {
             vars: &self.vars,
             now: self.run.now,
             extjson: false,
+            new_id: &*self.db,
         }
     }
 

@@ -1,12 +1,15 @@
 //! The mongosh-syntax reader: text → tokens (`lexer`) → spanned syntax tree
 //! (`parser`, `ast`) → BSON values (`lower`), plus the formatter (`format`).
 pub mod ast;
+mod ctors;
+pub mod dates;
 pub mod format;
 pub mod lexer;
 pub mod lower;
+pub mod number;
 pub mod parser;
 
 pub use ast::{Node, NodeKind, Property, Script, Stmt, StmtKind};
 pub use format::format_script;
-pub use lower::{lower, LowerCtx};
-pub use parser::parse_script;
+pub use lower::{lower, LowerCtx, NewId};
+pub use parser::{parse_expression, parse_script};

@@ -1,11 +1,728 @@
-//! Statements and expressions → `ast::Script`.
-use super::ast::Script;
+//! Statements and expressions → `ast::Script`: the subset of JavaScript that
+//! mongosh scripts and Mongo Playground configurations use.
+//!
+//! Statements end at `;` or, by automatic semicolon insertion, at a line break
+//! when the next token cannot continue the statement: a line starting with
+//! `.sort()` (or `(`, `[`, as in JavaScript) continues a pasted chain.
+use super::ast::{Node, NodeKind, Property, Script, Stmt, StmtKind};
+use super::ctors::regex_value;
+use super::lexer::{bson_regex_options, Lexer, Tok, Token};
+use super::number::{number_literal, typed_number, NumLit};
 use crate::error::{Error, Result, Span};
+use bson::Bson;
+
+/// Nesting deeper than this is refused (keeps recursion far from the stack limit).
+pub const MAX_DEPTH: usize = 200;
 
 /// Parse a whole script (or configuration) into statements.
 pub fn parse_script(src: &str) -> Result<Script> {
-    Err(Error::syntax(
-        "the reader is not written yet",
-        Span::new(0, src.len().min(1)),
-    ))
+    let mut p = Parser::new(src)?;
+    let mut stmts = Vec::new();
+    while p.tok.tok != Tok::Eof {
+        if p.tok.is_punct(";") {
+            p.bump()?;
+            continue;
+        }
+        p.statement(&mut stmts)?;
+    }
+    Ok(Script { stmts })
+}
+
+/// Parse a single expression filling the whole text (e.g. an `expect:` block).
+pub fn parse_expression(src: &str) -> Result<Node> {
+    let mut p = Parser::new(src)?;
+    let node = p.expr()?;
+    if p.tok.is_punct(";") {
+        p.bump()?;
+    }
+    if p.tok.tok != Tok::Eof {
+        return Err(p.unexpected());
+    }
+    Ok(node)
+}
+
+/// JavaScript keywords that start constructs this reader does not handle.
+const UNSUPPORTED_WORDS: &[&str] = &[
+    "function",
+    "if",
+    "for",
+    "while",
+    "do",
+    "switch",
+    "return",
+    "class",
+    "try",
+    "throw",
+    "async",
+    "await",
+    "this",
+    "typeof",
+    "delete",
+    "void",
+    "yield",
+    "import",
+    "export",
+    "with",
+    "break",
+    "continue",
+    "debugger",
+    "super",
+    "instanceof",
+    "in",
+];
+
+pub(crate) struct Parser<'a> {
+    pub(crate) src: &'a str,
+    lex: Lexer<'a>,
+    /// The current (not yet consumed) token.
+    pub(crate) tok: Token<'a>,
+    /// End of the last consumed token: node spans end here.
+    prev_end: usize,
+    depth: usize,
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(src: &'a str) -> Result<Parser<'a>> {
+        let mut lex = Lexer::new(src);
+        let tok = lex.next_token()?;
+        Ok(Parser {
+            src,
+            lex,
+            tok,
+            prev_end: 0,
+            depth: 0,
+        })
+    }
+
+    /// Consume the current token and return it.
+    pub(crate) fn bump(&mut self) -> Result<Token<'a>> {
+        let next = self.lex.next_token()?;
+        self.prev_end = self.tok.span.end;
+        Ok(std::mem::replace(&mut self.tok, next))
+    }
+
+    pub(crate) fn unexpected(&self) -> Error {
+        let t = &self.tok;
+        if t.tok == Tok::Eof {
+            return Error::syntax(
+                "Unexpected end of input",
+                Span::new(self.src.len(), self.src.len()),
+            );
+        }
+        Error::syntax(format!("Unexpected {}", t.describe(self.src)), t.span)
+    }
+
+    fn expect(&mut self, p: &str, what: &str) -> Result<Token<'a>> {
+        if self.tok.is_punct(p) {
+            return self.bump();
+        }
+        let e = self.unexpected();
+        Err(Error::syntax(
+            format!("{}: {what}", e.message),
+            e.span.unwrap_or_default(),
+        ))
+    }
+
+    fn enter(&mut self, span: Span) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Error::syntax(
+                format!("nesting is too deep (more than {MAX_DEPTH} levels)"),
+                span,
+            ));
+        }
+        Ok(())
+    }
+
+    /// After a statement: `;`, a line break, `}` or the end must follow.
+    fn end_statement(&mut self) -> Result<()> {
+        if self.tok.is_punct(";") {
+            self.bump()?;
+            return Ok(());
+        }
+        if self.tok.tok == Tok::Eof || self.tok.nl_before {
+            return Ok(());
+        }
+        Err(self.unexpected())
+    }
+
+    fn statement(&mut self, out: &mut Vec<Stmt>) -> Result<()> {
+        let start = self.tok.span.start;
+        if let Tok::Ident(word) = self.tok.tok {
+            match word {
+                "const" | "let" | "var" => return self.declaration(out),
+                "show" | "use" => {
+                    if let Some(stmt) = self.shell_command(word)? {
+                        out.push(stmt);
+                        return Ok(());
+                    }
+                }
+                _ => {}
+            }
+        }
+        let expr = self.expr()?;
+        let kind = if self.tok.is_punct("=") {
+            let NodeKind::Ident(name) = expr.kind else {
+                return Err(
+                    Error::not_supported("assignment to anything but a plain name")
+                        .at(self.tok.span),
+                );
+            };
+            self.bump()?;
+            let value = self.expr()?;
+            StmtKind::Assign {
+                name,
+                name_span: expr.span,
+                value,
+            }
+        } else {
+            StmtKind::Expr(expr)
+        };
+        let span = Span::new(start, self.prev_end);
+        self.end_statement()?;
+        out.push(Stmt { kind, span });
+        Ok(())
+    }
+
+    /// `const a = 1, b = 2` (one `Assign` per name; `let x` binds undefined).
+    fn declaration(&mut self, out: &mut Vec<Stmt>) -> Result<()> {
+        let kw = self.bump()?;
+        loop {
+            let Tok::Ident(name) = self.tok.tok else {
+                if self.tok.is_punct("{") || self.tok.is_punct("[") {
+                    return Err(
+                        Error::not_supported("destructuring declarations").at(self.tok.span)
+                    );
+                }
+                return Err(self.unexpected());
+            };
+            let name_tok = self.bump()?;
+            let value = if self.tok.is_punct("=") {
+                self.bump()?;
+                self.expr()?
+            } else {
+                Node {
+                    kind: NodeKind::Undefined,
+                    span: name_tok.span,
+                }
+            };
+            let span = Span::new(kw.span.start, self.prev_end);
+            out.push(Stmt {
+                kind: StmtKind::Assign {
+                    name: name.to_string(),
+                    name_span: name_tok.span,
+                    value,
+                },
+                span,
+            });
+            if self.tok.is_punct(",") {
+                self.bump()?;
+                continue;
+            }
+            return self.end_statement();
+        }
+    }
+
+    /// `show collections`, `use test`: a helper word followed, on the same
+    /// line, by a bare word. Anything else (`use(...)`, `show = 1`) is JavaScript.
+    fn shell_command(&mut self, word: &str) -> Result<Option<Stmt>> {
+        let start = self.tok.span.start;
+        let after = self.tok.span.end;
+        let line_end = self.src[after..]
+            .find(['\n', '\r', ';'])
+            .map_or(self.src.len(), |i| after + i);
+        let rest = &self.src[after..line_end];
+        let rest = rest.find("//").map_or(rest, |i| &rest[..i]).trim();
+        let starts_word = rest
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
+        if !starts_word || !self.src[after..].starts_with([' ', '\t']) {
+            return Ok(None);
+        }
+        let arg_start = after + self.src[after..].find(rest).unwrap_or(0);
+        let end = arg_start + rest.len();
+        self.lex.set_pos(end, true);
+        self.prev_end = end;
+        self.tok = self.lex.next_token()?;
+        let stmt = Stmt {
+            kind: StmtKind::Shell {
+                command: word.to_string(),
+                arg: Some(rest.to_string()),
+            },
+            span: Span::new(start, end),
+        };
+        self.end_statement()?;
+        Ok(Some(stmt))
+    }
+
+    pub(crate) fn expr(&mut self) -> Result<Node> {
+        self.enter(self.tok.span)?;
+        let r = self.unary();
+        self.depth -= 1;
+        r
+    }
+
+    /// Unary `-`/`+`; signs on number literals fold into the value.
+    fn unary(&mut self) -> Result<Node> {
+        if !(self.tok.is_punct("-") || self.tok.is_punct("+")) {
+            return self.postfix();
+        }
+        let op = self.bump()?;
+        let neg = op.is_punct("-");
+        let operand = self.expr()?;
+        let span = op.span.to(operand.span);
+        let kind = match operand.kind {
+            NodeKind::Value(Bson::Int32(i)) => {
+                NodeKind::Value(typed_number(if neg { -f64::from(i) } else { f64::from(i) }))
+            }
+            NodeKind::Value(Bson::Double(d)) => {
+                NodeKind::Value(typed_number(if neg { -d } else { d }))
+            }
+            // BigInt literals (`10n`) are Int64.
+            NodeKind::Value(Bson::Int64(i)) if neg => match i.checked_neg() {
+                Some(n) => NodeKind::Value(Bson::Int64(n)),
+                None => return Err(Error::bad_value("BigInt out of the 64-bit range").at(span)),
+            },
+            NodeKind::Value(Bson::Int64(i)) => NodeKind::Value(Bson::Int64(i)),
+            kind if neg => NodeKind::Neg(Box::new(Node {
+                kind,
+                span: operand.span,
+            })),
+            _ => return Err(Error::not_supported("unary + on anything but a number").at(op.span)),
+        };
+        Ok(Node { kind, span })
+    }
+
+    /// A primary expression followed by `.name`, `[index]` and `(args)`.
+    fn postfix(&mut self) -> Result<Node> {
+        let mut node = self.primary()?;
+        let saved = self.depth;
+        let r = self.postfix_ops(&mut node, true);
+        self.depth = saved;
+        r.map(|()| node)
+    }
+
+    /// Apply postfix operators to `node`; calls only when `calls` (not inside `new X.Y`).
+    fn postfix_ops(&mut self, node: &mut Node, calls: bool) -> Result<()> {
+        loop {
+            let start = node.span.start;
+            let kind = if self.tok.is_punct(".") {
+                self.bump()?;
+                let Tok::Ident(name) = self.tok.tok else {
+                    return Err(self.unexpected());
+                };
+                let prop = self.bump()?;
+                let object = Box::new(take(node));
+                NodeKind::Member {
+                    object,
+                    property: name.to_string(),
+                    property_span: prop.span,
+                }
+            } else if self.tok.is_punct("[") {
+                self.bump()?;
+                let index = self.expr()?;
+                self.expect("]", "missing ] in index expression")?;
+                NodeKind::Index {
+                    object: Box::new(take(node)),
+                    index: Box::new(index),
+                }
+            } else if calls && self.tok.is_punct("(") {
+                let args = self.arguments()?;
+                NodeKind::Call {
+                    callee: Box::new(take(node)),
+                    args,
+                }
+            } else if self.tok.is_punct("?.") {
+                return Err(Error::not_supported("optional chaining `?.`").at(self.tok.span));
+            } else if self.tok.is_punct("=>") {
+                return Err(Error::not_supported("arrow functions").at(self.tok.span));
+            } else {
+                return Ok(());
+            };
+            // Long chains nest the tree as deeply as brackets do.
+            self.enter(Span::new(start, self.prev_end))?;
+            *node = Node {
+                kind,
+                span: Span::new(start, self.prev_end),
+            };
+        }
+    }
+
+    /// `( a, b, )` — the current token is `(`.
+    fn arguments(&mut self) -> Result<Vec<Node>> {
+        self.bump()?;
+        let mut args = Vec::new();
+        while !self.tok.is_punct(")") {
+            if self.tok.is_punct("...") {
+                return Err(Error::not_supported("spread arguments").at(self.tok.span));
+            }
+            args.push(self.expr()?);
+            if self.tok.is_punct(",") {
+                self.bump()?;
+            } else if !self.tok.is_punct(")") {
+                let e = self.unexpected();
+                return Err(Error::syntax(
+                    format!("missing ) after argument list: {}", e.message),
+                    e.span.unwrap_or_default(),
+                ));
+            }
+        }
+        self.bump()?;
+        Ok(args)
+    }
+
+    fn primary(&mut self) -> Result<Node> {
+        let span = self.tok.span;
+        let kind = match &self.tok.tok {
+            Tok::Num(text) => {
+                let value = match number_literal(text) {
+                    Some(NumLit::Float(f)) => typed_number(f),
+                    Some(NumLit::Big(i)) => Bson::Int64(i),
+                    None => return Err(Error::syntax(format!("invalid number '{text}'"), span)),
+                };
+                self.bump()?;
+                NodeKind::Value(value)
+            }
+            Tok::Str(_) => {
+                let s = match self.bump()?.tok {
+                    Tok::Str(s) => s.into_owned(),
+                    _ => String::new(),
+                };
+                NodeKind::Value(Bson::String(s))
+            }
+            Tok::Regex { pattern, flags } => {
+                let value =
+                    regex_value(pattern, &bson_regex_options(flags)).map_err(|e| e.at(span))?;
+                self.bump()?;
+                NodeKind::Value(value)
+            }
+            Tok::Ident(word) => {
+                let word = *word;
+                let kind = match word {
+                    "new" => return self.new_expr(),
+                    "true" | "false" => NodeKind::Value(Bson::Boolean(word == "true")),
+                    "null" => NodeKind::Value(Bson::Null),
+                    "undefined" => NodeKind::Undefined,
+                    "NaN" => NodeKind::Value(Bson::Double(f64::NAN)),
+                    "Infinity" => NodeKind::Value(Bson::Double(f64::INFINITY)),
+                    w if UNSUPPORTED_WORDS.contains(&w) => {
+                        return Err(Error::not_supported(format!("JavaScript '{w}'")).at(span));
+                    }
+                    "const" | "let" | "var" => return Err(self.unexpected()),
+                    w => NodeKind::Ident(w.to_string()),
+                };
+                self.bump()?;
+                kind
+            }
+            Tok::Punct("{") => return self.object(),
+            Tok::Punct("[") => return self.array(),
+            Tok::Punct("(") => {
+                let open = self.bump()?;
+                if self.tok.is_punct(")") {
+                    return Err(
+                        Error::not_supported("arrow functions").at(open.span.to(self.tok.span))
+                    );
+                }
+                let mut inner = self.expr()?;
+                if self.tok.is_punct(",") {
+                    return Err(Error::not_supported("the comma operator").at(self.tok.span));
+                }
+                self.expect(")", "missing ) in parenthetical")?;
+                // Keep the parentheses in the span so errors underline them too.
+                inner.span = Span::new(open.span.start, self.prev_end);
+                return Ok(inner);
+            }
+            _ => return Err(self.unexpected()),
+        };
+        Ok(Node {
+            kind,
+            span: Span::new(span.start, self.prev_end),
+        })
+    }
+
+    /// `new Callee.path(args)`; `new X` without parentheses has no arguments.
+    fn new_expr(&mut self) -> Result<Node> {
+        let kw = self.bump()?;
+        self.enter(kw.span)?;
+        let r = (|| {
+            let mut callee = if self.tok.is_ident("new") {
+                self.new_expr()?
+            } else {
+                self.primary()?
+            };
+            let saved = self.depth;
+            let r = self.postfix_ops(&mut callee, false);
+            self.depth = saved;
+            r?;
+            let args = if self.tok.is_punct("(") {
+                self.arguments()?
+            } else {
+                Vec::new()
+            };
+            Ok(Node {
+                kind: NodeKind::New {
+                    callee: Box::new(callee),
+                    args,
+                },
+                span: Span::new(kw.span.start, self.prev_end),
+            })
+        })();
+        self.depth -= 1;
+        r
+    }
+
+    fn object(&mut self) -> Result<Node> {
+        let open = self.bump()?;
+        self.enter(open.span)?;
+        let mut props = Vec::new();
+        let r = self.object_body(&mut props);
+        self.depth -= 1;
+        r?;
+        Ok(Node {
+            kind: NodeKind::Object(props),
+            span: Span::new(open.span.start, self.prev_end),
+        })
+    }
+
+    fn object_body(&mut self, props: &mut Vec<Property>) -> Result<()> {
+        loop {
+            if self.tok.is_punct("}") {
+                self.bump()?;
+                return Ok(());
+            }
+            let key_span = self.tok.span;
+            let key = match &self.tok.tok {
+                Tok::Ident(w) => (*w).to_string(),
+                Tok::Str(s) => s.to_string(),
+                Tok::Num(text) => match number_literal(text) {
+                    Some(NumLit::Float(f)) => super::number::js_number_to_string(f),
+                    Some(NumLit::Big(i)) => i.to_string(),
+                    None => {
+                        return Err(Error::syntax(format!("invalid number '{text}'"), key_span))
+                    }
+                },
+                Tok::Punct("[") => {
+                    return Err(Error::not_supported("computed property names").at(key_span))
+                }
+                Tok::Punct("...") => return Err(Error::not_supported("object spread").at(key_span)),
+                Tok::Eof => {
+                    return Err(Error::syntax(
+                        "missing } after property list",
+                        Span::new(self.src.len(), self.src.len()),
+                    ))
+                }
+                _ => {
+                    let e = self.unexpected();
+                    return Err(Error::syntax(
+                        format!("{}: expected a property name", e.message),
+                        key_span,
+                    ));
+                }
+            };
+            self.bump()?;
+            if !self.tok.is_punct(":") {
+                if matches!(self.tok.tok, Tok::Punct("," | "}")) {
+                    return Err(Error::syntax(
+                        format!(
+                            "shorthand property '{key}' is not supported: write '{key}: value'"
+                        ),
+                        key_span,
+                    ));
+                }
+                if self.tok.is_punct("(") {
+                    return Err(Error::not_supported("methods in object literals").at(key_span));
+                }
+                let e = self.unexpected();
+                return Err(Error::syntax(
+                    format!("missing : after property id: {}", e.message),
+                    e.span.unwrap_or(key_span),
+                ));
+            }
+            self.bump()?;
+            let value = self.expr()?;
+            props.push(Property {
+                key,
+                key_span,
+                value,
+            });
+            if self.tok.is_punct(",") {
+                self.bump()?;
+            } else if !self.tok.is_punct("}") {
+                let e = self.unexpected();
+                let span = if self.tok.tok == Tok::Eof {
+                    e.span.unwrap_or_default()
+                } else {
+                    self.tok.span
+                };
+                return Err(Error::syntax(
+                    format!("missing , or }} after property: {}", e.message),
+                    span,
+                ));
+            }
+        }
+    }
+
+    fn array(&mut self) -> Result<Node> {
+        let open = self.bump()?;
+        self.enter(open.span)?;
+        let mut items = Vec::new();
+        let r = self.array_body(&mut items);
+        self.depth -= 1;
+        r?;
+        Ok(Node {
+            kind: NodeKind::Array(items),
+            span: Span::new(open.span.start, self.prev_end),
+        })
+    }
+
+    fn array_body(&mut self, items: &mut Vec<Node>) -> Result<()> {
+        loop {
+            if self.tok.is_punct("]") {
+                self.bump()?;
+                return Ok(());
+            }
+            if self.tok.is_punct(",") {
+                return Err(Error::syntax(
+                    "holes in array literals are not supported (two commas in a row)",
+                    self.tok.span,
+                ));
+            }
+            if self.tok.is_punct("...") {
+                return Err(Error::not_supported("array spread").at(self.tok.span));
+            }
+            items.push(self.expr()?);
+            if self.tok.is_punct(",") {
+                self.bump()?;
+            } else if !self.tok.is_punct("]") {
+                let e = self.unexpected();
+                return Err(Error::syntax(
+                    format!("missing ] after element list: {}", e.message),
+                    e.span.unwrap_or_default(),
+                ));
+            }
+        }
+    }
+}
+
+fn take(node: &mut Node) -> Node {
+    std::mem::replace(
+        node,
+        Node {
+            kind: NodeKind::Undefined,
+            span: node.span,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expr(src: &str) -> NodeKind {
+        match parse_script(src)
+            .expect("parses")
+            .stmts
+            .into_iter()
+            .next()
+            .map(|s| s.kind)
+        {
+            Some(StmtKind::Expr(n)) => n.kind,
+            other => panic!("not an expression: {other:?}"),
+        }
+    }
+    fn err(src: &str) -> Error {
+        let e = parse_script(src).expect_err("fails");
+        let span = e.span.expect("has a span");
+        assert!(
+            span.start <= span.end && span.end <= src.len(),
+            "{src:?}: {span:?}"
+        );
+        e
+    }
+
+    #[test]
+    fn numbers_typed_as_mongosh() {
+        assert_eq!(expr("1"), NodeKind::Value(Bson::Int32(1)));
+        assert_eq!(expr("1.0"), NodeKind::Value(Bson::Int32(1)));
+        assert_eq!(expr("1.5"), NodeKind::Value(Bson::Double(1.5)));
+        assert_eq!(
+            expr("2147483648"),
+            NodeKind::Value(Bson::Double(2147483648.0))
+        );
+        assert_eq!(expr("-2147483648"), NodeKind::Value(Bson::Int32(i32::MIN)));
+        assert_eq!(expr("1e20"), NodeKind::Value(Bson::Double(1e20)));
+        assert_eq!(expr("0x10"), NodeKind::Value(Bson::Int32(16)));
+        assert_eq!(expr("- -3"), NodeKind::Value(Bson::Int32(3)));
+        assert_eq!(expr("10n"), NodeKind::Value(Bson::Int64(10)));
+        match expr("-0") {
+            NodeKind::Value(Bson::Double(d)) => assert!(d == 0.0 && d.is_sign_negative()),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn statements_and_asi() {
+        let s = parse_script("db.a.find()\n  .sort({a: 1})\n\ndb.b.drop(); show collections\nuse test\nconst x = 1, y\nx = {}")
+            .expect("parses");
+        assert_eq!(s.stmts.len(), 7);
+        assert!(matches!(
+            &s.stmts[0].kind,
+            StmtKind::Expr(Node {
+                kind: NodeKind::Call { .. },
+                ..
+            })
+        ));
+        assert_eq!(
+            s.stmts[2].kind,
+            StmtKind::Shell {
+                command: "show".into(),
+                arg: Some("collections".into())
+            }
+        );
+        assert_eq!(
+            s.stmts[3].kind,
+            StmtKind::Shell {
+                command: "use".into(),
+                arg: Some("test".into())
+            }
+        );
+        assert!(matches!(&s.stmts[6].kind, StmtKind::Assign { name, .. } if name == "x"));
+        assert_eq!(
+            &"db.a.find()\n  .sort({a: 1})"[..],
+            &"db.a.find()\n  .sort({a: 1})\n\n"[s.stmts[0].span.start..s.stmts[0].span.end]
+        );
+    }
+
+    #[test]
+    fn objects_and_arrays() {
+        let NodeKind::Object(props) = expr("({a: 1, 'b c': 2, 3: 4, $d: [1, 2,], 1.50: 0,})")
+        else {
+            panic!()
+        };
+        let keys: Vec<_> = props.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(keys, ["a", "b c", "3", "$d", "1.5"]);
+        assert!(matches!(expr("new Date"), NodeKind::New { args, .. } if args.is_empty()));
+        assert!(matches!(
+            expr("new Date().getTime()"),
+            NodeKind::Call { .. }
+        ));
+    }
+
+    #[test]
+    fn errors_have_spans() {
+        assert!(err("db.x.find({a: 1 b: 2})")
+            .message
+            .contains("missing , or } after property"));
+        assert_eq!(err("f(1))").message, "Unexpected token ')'");
+        assert!(err("{a}").message.contains("shorthand"));
+        assert!(err("[1,,2]").message.contains("holes"));
+        assert!(err("db.x.find({").message.contains("missing }"));
+        err("'abc");
+        err(&"[".repeat(10_000));
+        err(&"-".repeat(10_000));
+        err(&format!("a{}", ".b".repeat(10_000)));
+        err("\u{0}\u{1}\u{2}");
+        err("db.x.find() db.y.find()");
+    }
 }
