@@ -92,7 +92,10 @@ run_tests() {
   log "wasm tests (wasm-bindgen-test under Node)"
   cargo test --target wasm32-unknown-unknown --test wasm_api
   ensure_chromium
-  build_all
+  # The page only: the release CLI is not needed by any test.
+  ensure_node_modules
+  build_wasm
+  build_page
   if [ -f www/package.json ] && grep -q '"test:browser"' www/package.json; then
     log "browser tests (headless Chromium)"
     (cd www && npm run --silent test:browser)
