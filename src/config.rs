@@ -3,8 +3,9 @@
 //! bare array `[ {...} ]` (one collection named `collection`). Extended JSON is
 //! read when `ctx.extjson` is set. `_id`s are left to the engine.
 use crate::error::{Error, Result, Source, Span};
-use crate::shell::ast::{Node, NodeKind, StmtKind};
-use crate::shell::{lower, parse_script, LowerCtx};
+use crate::shell::lexer::Tok;
+use crate::shell::parser::Parser;
+use crate::shell::LowerCtx;
 use bson::{Bson, Document};
 
 /// Collections in the order written, each with its documents in order.
@@ -13,78 +14,88 @@ pub fn parse_database(src: &str, ctx: &LowerCtx) -> Result<Vec<(String, Vec<Docu
 }
 
 fn read(src: &str, ctx: &LowerCtx) -> Result<Vec<(String, Vec<Document>)>> {
-    let script = parse_script(src)?;
-    let mut stmts = script.stmts.into_iter();
-    let Some(stmt) = stmts.next() else {
-        return Ok(Vec::new());
-    };
-    if let Some(extra) = stmts.next() {
-        return Err(Error::failed_to_parse(
-            "the configuration must be a single `db = {...}` or `[...]`",
-        )
-        .at(extra.span));
-    }
-    match stmt.kind {
-        StmtKind::Assign {
-            name,
-            value:
-                Node {
-                    kind: NodeKind::Object(props),
-                    ..
-                },
-            ..
-        } if name == "db" => {
-            let mut out: Vec<(String, Vec<Document>)> = Vec::with_capacity(props.len());
-            for p in props {
-                let docs = documents(&p.value, ctx)?;
-                // A repeated collection name keeps its first position and last value, as in JavaScript.
-                match out.iter_mut().find(|(n, _)| *n == p.key) {
-                    Some(slot) => slot.1 = docs,
-                    None => out.push((p.key, docs)),
-                }
+    let mut p = Parser::new(src)?;
+    skip_semicolons(&mut p)?;
+    let out = match &p.tok.tok {
+        Tok::Eof => return Ok(Vec::new()),
+        Tok::Punct("[") => vec![("collection".to_string(), documents(&mut p, ctx)?)],
+        Tok::Ident("db") => {
+            p.bump()?;
+            if !p.tok.is_punct("=") {
+                return Err(Error::syntax(
+                    "expected `db = { collection: [ ... ] }`",
+                    p.tok.span,
+                ));
             }
-            Ok(out)
+            p.bump()?;
+            collections(&mut p, ctx)?
         }
-        StmtKind::Assign { name, value, .. } if name == "db" => Err(Error::failed_to_parse(
-            "`db` must be an object of collections: db = { name: [ ... ] }",
-        )
-        .at(value.span)),
-        StmtKind::Expr(
-            node @ Node {
-                kind: NodeKind::Array(_),
-                ..
-            },
-        ) => Ok(vec![("collection".to_string(), documents(&node, ctx)?)]),
-        _ => Err(Error::failed_to_parse(
-            "the configuration must be `db = { collection: [ ... ] }` or an array of documents",
-        )
-        .at(stmt.span)),
+        _ => {
+            let msg =
+                "the configuration must be `db = { collection: [ ... ] }` or an array of documents";
+            return Err(Error::failed_to_parse(msg).at(p.tok.span));
+        }
+    };
+    skip_semicolons(&mut p)?;
+    if p.tok.tok != Tok::Eof {
+        let msg = "the configuration must be a single `db = {...}` or `[...]`";
+        return Err(Error::failed_to_parse(msg).at(p.tok.span));
     }
+    Ok(out)
 }
 
-/// An array literal of documents.
-fn documents(node: &Node, ctx: &LowerCtx) -> Result<Vec<Document>> {
-    let NodeKind::Array(items) = &node.kind else {
-        return Err(
-            Error::failed_to_parse("a collection must be an array of documents").at(node.span),
-        );
-    };
-    let mut docs = Vec::with_capacity(items.len());
-    for item in items {
-        match lower(item, ctx)? {
-            Bson::Document(d) => docs.push(d),
-            other => return Err(not_a_document(&other, item.span)),
+fn skip_semicolons(p: &mut Parser) -> Result<()> {
+    while p.tok.is_punct(";") {
+        p.bump()?;
+    }
+    Ok(())
+}
+
+/// `{ name: [ ... ], ... }`. A repeated collection name keeps its first
+/// position and its last value, as a JavaScript object does.
+fn collections(p: &mut Parser, ctx: &LowerCtx) -> Result<Vec<(String, Vec<Document>)>> {
+    if !p.tok.is_punct("{") {
+        let msg = "`db` must be an object of collections: db = { name: [ ... ] }";
+        return Err(Error::failed_to_parse(msg).at(p.tok.span));
+    }
+    p.bump()?;
+    let mut out: Vec<(String, Vec<Document>)> = Vec::new();
+    while let Some((name, _)) = p.property_head()? {
+        let docs = documents(p, ctx)?;
+        match out.iter_mut().find(|(n, _)| *n == name) {
+            Some(slot) => slot.1 = docs,
+            None => out.push((name, docs)),
         }
+        p.property_tail()?;
+    }
+    Ok(out)
+}
+
+/// An array literal of documents, read straight into BSON.
+fn documents(p: &mut Parser, ctx: &LowerCtx) -> Result<Vec<Document>> {
+    if !p.tok.is_punct("[") {
+        let msg = "a collection must be an array of documents";
+        return Err(Error::failed_to_parse(msg).at(p.tok.span));
+    }
+    p.bump()?;
+    let mut docs = Vec::new();
+    while p.element_head()? {
+        let start = p.tok.span.start;
+        match p.literal_value(ctx)? {
+            Bson::Document(d) => docs.push(d),
+            other => return Err(not_a_document(&other, Span::new(start, p.prev_end))),
+        }
+        p.element_tail()?;
     }
     Ok(docs)
 }
 
 fn not_a_document(v: &Bson, span: Span) -> Error {
-    Error::failed_to_parse(format!(
+    let msg = format!(
         "a collection must contain documents, found a {:?}",
         v.element_type()
-    ))
-    .at(span)
+    );
+    Error::failed_to_parse(msg).at(span)
 }
 
 #[cfg(test)]

@@ -307,7 +307,7 @@ fn number_long(vals: &[Bson]) -> Result<Bson> {
         }
         [v @ (Bson::Int32(_) | Bson::Double(_))] => {
             let f = to_number(v).trunc();
-            if f.is_finite() && f >= -9.223_372_036_854_776e18 && f < 9.223_372_036_854_776e18 {
+            if (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f) {
                 Ok(Bson::Int64(f as i64))
             } else {
                 Err(bad(&js_number_to_string(to_number(v))))
@@ -389,7 +389,7 @@ fn bindata(vals: &[Bson]) -> Result<Bson> {
 }
 
 fn hex_bytes(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 || !s.is_ascii() {
+    if !s.len().is_multiple_of(2) || !s.is_ascii() {
         return None;
     }
     (0..s.len())

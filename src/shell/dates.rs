@@ -120,6 +120,7 @@ impl Cur<'_> {
 }
 
 /// Validate fields and build the time value.
+#[allow(clippy::too_many_arguments)]
 fn assemble(
     y: i64,
     mo: i64,

@@ -3,11 +3,14 @@
 pub mod ast;
 mod ctors;
 pub mod dates;
+mod doc;
 pub mod format;
 pub mod lexer;
+mod literal;
 pub mod lower;
 pub mod number;
 pub mod parser;
+mod strings;
 
 pub use ast::{Node, NodeKind, Property, Script, Stmt, StmtKind};
 pub use format::format_script;

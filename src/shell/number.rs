@@ -12,6 +12,17 @@ pub enum NumLit {
 
 /// Value of a literal as the lexer delimited it (`1_000`, `0x1F`, `017`, `.5`, `10n`).
 pub fn number_literal(text: &str) -> Option<NumLit> {
+    // Fast path for the common case: a short plain integer.
+    let b = text.as_bytes();
+    if !b.is_empty()
+        && b.len() <= 15
+        && (b.len() == 1 || b[0] != b'0')
+        && b.iter().all(u8::is_ascii_digit)
+    {
+        return Some(NumLit::Float(
+            b.iter().fold(0u64, |a, d| a * 10 + u64::from(d - b'0')) as f64,
+        ));
+    }
     let cleaned;
     let text = if text.contains('_') {
         cleaned = text.replace('_', "");
@@ -28,22 +39,23 @@ pub fn number_literal(text: &str) -> Option<NumLit> {
         return Some(NumLit::Float(radix_value(digits, radix)?));
     }
     // Sloppy-mode legacy octal: `017` is 15, while `018` is decimal 18.
-    if text.len() > 1 && text.starts_with('0') && text.bytes().all(|b| b.is_ascii_digit()) {
-        if text.bytes().all(|b| b < b'8') {
-            return Some(NumLit::Float(radix_value(&text[1..], 8)?));
-        }
+    if text.len() > 1 && text.starts_with('0') && text.bytes().all(|b| (b'0'..b'8').contains(&b)) {
+        return Some(NumLit::Float(radix_value(&text[1..], 8)?));
     }
     text.parse::<f64>().ok().map(NumLit::Float)
 }
 
 fn split_radix(text: &str) -> (&str, u32) {
-    let lower = text.get(..2).map(str::to_ascii_lowercase);
-    match lower.as_deref() {
-        Some("0x") => (&text[2..], 16),
-        Some("0o") => (&text[2..], 8),
-        Some("0b") => (&text[2..], 2),
-        _ => (text, 10),
+    let b = text.as_bytes();
+    if b.len() >= 2 && b[0] == b'0' {
+        match b[1] {
+            b'x' | b'X' => return (&text[2..], 16),
+            b'o' | b'O' => return (&text[2..], 8),
+            b'b' | b'B' => return (&text[2..], 2),
+            _ => {}
+        }
     }
+    (text, 10)
 }
 
 /// Digits in a radix, rounded once (u128 holds up to 128 bits exactly).

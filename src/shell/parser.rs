@@ -4,7 +4,7 @@
 //! Statements end at `;` or, by automatic semicolon insertion, at a line break
 //! when the next token cannot continue the statement: a line starting with
 //! `.sort()` (or `(`, `[`, as in JavaScript) continues a pasted chain.
-use super::ast::{Node, NodeKind, Property, Script, Stmt, StmtKind};
+use super::ast::{Node, NodeKind, Script, Stmt, StmtKind};
 use super::ctors::regex_value;
 use super::lexer::{bson_regex_options, Lexer, Tok, Token};
 use super::number::{number_literal, typed_number, NumLit};
@@ -77,8 +77,8 @@ pub(crate) struct Parser<'a> {
     /// The current (not yet consumed) token.
     pub(crate) tok: Token<'a>,
     /// End of the last consumed token: node spans end here.
-    prev_end: usize,
-    depth: usize,
+    pub(crate) prev_end: usize,
+    pub(super) depth: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -112,7 +112,7 @@ impl<'a> Parser<'a> {
         Error::syntax(format!("Unexpected {}", t.describe(self.src)), t.span)
     }
 
-    fn expect(&mut self, p: &str, what: &str) -> Result<Token<'a>> {
+    pub(super) fn expect(&mut self, p: &str, what: &str) -> Result<Token<'a>> {
         if self.tok.is_punct(p) {
             return self.bump();
         }
@@ -123,7 +123,7 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    fn enter(&mut self, span: Span) -> Result<()> {
+    pub(super) fn enter(&mut self, span: Span) -> Result<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(Error::syntax(
@@ -471,138 +471,6 @@ impl<'a> Parser<'a> {
         self.depth -= 1;
         r
     }
-
-    fn object(&mut self) -> Result<Node> {
-        let open = self.bump()?;
-        self.enter(open.span)?;
-        let mut props = Vec::new();
-        let r = self.object_body(&mut props);
-        self.depth -= 1;
-        r?;
-        Ok(Node {
-            kind: NodeKind::Object(props),
-            span: Span::new(open.span.start, self.prev_end),
-        })
-    }
-
-    fn object_body(&mut self, props: &mut Vec<Property>) -> Result<()> {
-        loop {
-            if self.tok.is_punct("}") {
-                self.bump()?;
-                return Ok(());
-            }
-            let key_span = self.tok.span;
-            let key = match &self.tok.tok {
-                Tok::Ident(w) => (*w).to_string(),
-                Tok::Str(s) => s.to_string(),
-                Tok::Num(text) => match number_literal(text) {
-                    Some(NumLit::Float(f)) => super::number::js_number_to_string(f),
-                    Some(NumLit::Big(i)) => i.to_string(),
-                    None => {
-                        return Err(Error::syntax(format!("invalid number '{text}'"), key_span))
-                    }
-                },
-                Tok::Punct("[") => {
-                    return Err(Error::not_supported("computed property names").at(key_span))
-                }
-                Tok::Punct("...") => return Err(Error::not_supported("object spread").at(key_span)),
-                Tok::Eof => {
-                    return Err(Error::syntax(
-                        "missing } after property list",
-                        Span::new(self.src.len(), self.src.len()),
-                    ))
-                }
-                _ => {
-                    let e = self.unexpected();
-                    return Err(Error::syntax(
-                        format!("{}: expected a property name", e.message),
-                        key_span,
-                    ));
-                }
-            };
-            self.bump()?;
-            if !self.tok.is_punct(":") {
-                if matches!(self.tok.tok, Tok::Punct("," | "}")) {
-                    return Err(Error::syntax(
-                        format!(
-                            "shorthand property '{key}' is not supported: write '{key}: value'"
-                        ),
-                        key_span,
-                    ));
-                }
-                if self.tok.is_punct("(") {
-                    return Err(Error::not_supported("methods in object literals").at(key_span));
-                }
-                let e = self.unexpected();
-                return Err(Error::syntax(
-                    format!("missing : after property id: {}", e.message),
-                    e.span.unwrap_or(key_span),
-                ));
-            }
-            self.bump()?;
-            let value = self.expr()?;
-            props.push(Property {
-                key,
-                key_span,
-                value,
-            });
-            if self.tok.is_punct(",") {
-                self.bump()?;
-            } else if !self.tok.is_punct("}") {
-                let e = self.unexpected();
-                let span = if self.tok.tok == Tok::Eof {
-                    e.span.unwrap_or_default()
-                } else {
-                    self.tok.span
-                };
-                return Err(Error::syntax(
-                    format!("missing , or }} after property: {}", e.message),
-                    span,
-                ));
-            }
-        }
-    }
-
-    fn array(&mut self) -> Result<Node> {
-        let open = self.bump()?;
-        self.enter(open.span)?;
-        let mut items = Vec::new();
-        let r = self.array_body(&mut items);
-        self.depth -= 1;
-        r?;
-        Ok(Node {
-            kind: NodeKind::Array(items),
-            span: Span::new(open.span.start, self.prev_end),
-        })
-    }
-
-    fn array_body(&mut self, items: &mut Vec<Node>) -> Result<()> {
-        loop {
-            if self.tok.is_punct("]") {
-                self.bump()?;
-                return Ok(());
-            }
-            if self.tok.is_punct(",") {
-                return Err(Error::syntax(
-                    "holes in array literals are not supported (two commas in a row)",
-                    self.tok.span,
-                ));
-            }
-            if self.tok.is_punct("...") {
-                return Err(Error::not_supported("array spread").at(self.tok.span));
-            }
-            items.push(self.expr()?);
-            if self.tok.is_punct(",") {
-                self.bump()?;
-            } else if !self.tok.is_punct("]") {
-                let e = self.unexpected();
-                return Err(Error::syntax(
-                    format!("missing ] after element list: {}", e.message),
-                    e.span.unwrap_or_default(),
-                ));
-            }
-        }
-    }
 }
 
 fn take(node: &mut Node) -> Node {
@@ -689,7 +557,7 @@ mod tests {
         );
         assert!(matches!(&s.stmts[6].kind, StmtKind::Assign { name, .. } if name == "x"));
         assert_eq!(
-            &"db.a.find()\n  .sort({a: 1})"[..],
+            "db.a.find()\n  .sort({a: 1})",
             &"db.a.find()\n  .sort({a: 1})\n\n"[s.stmts[0].span.start..s.stmts[0].span.end]
         );
     }

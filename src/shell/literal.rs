@@ -1,0 +1,233 @@
+//! Object and array literals, parsed two ways: into syntax nodes (scripts),
+//! or straight into BSON (configurations and other pure data, where building
+//! a tree first would double the allocations on multi-megabyte inputs).
+use super::ast::{Node, NodeKind, Property};
+use super::lexer::Tok;
+use super::lower::{is_extjson_key, lower, LowerCtx};
+use super::number::{js_number_to_string, number_literal, NumLit};
+use super::parser::Parser;
+use crate::error::{Error, Result, Span};
+use bson::{Bson, Document};
+
+impl<'a> Parser<'a> {
+    pub(super) fn object(&mut self) -> Result<Node> {
+        let open = self.bump()?;
+        self.enter(open.span)?;
+        let mut props = Vec::new();
+        let r = self.object_body(&mut props);
+        self.depth -= 1;
+        r?;
+        Ok(Node {
+            kind: NodeKind::Object(props),
+            span: Span::new(open.span.start, self.prev_end),
+        })
+    }
+
+    /// Properties after `{`, through the closing `}`.
+    pub(super) fn object_body(&mut self, props: &mut Vec<Property>) -> Result<()> {
+        while let Some((key, key_span)) = self.property_head()? {
+            let value = self.expr()?;
+            props.push(Property {
+                key,
+                key_span,
+                value,
+            });
+            self.property_tail()?;
+        }
+        Ok(())
+    }
+
+    /// At a property: its key and the `:` after it; `None` at `}` (consumed).
+    pub(crate) fn property_head(&mut self) -> Result<Option<(String, Span)>> {
+        if self.tok.is_punct("}") {
+            self.bump()?;
+            return Ok(None);
+        }
+        let key_span = self.tok.span;
+        let key = match &self.tok.tok {
+            Tok::Ident(w) => (*w).to_string(),
+            Tok::Str(s) => s.to_string(),
+            Tok::Num(text) => match number_literal(text) {
+                Some(NumLit::Float(f)) => js_number_to_string(f),
+                Some(NumLit::Big(i)) => i.to_string(),
+                None => return Err(Error::syntax(format!("invalid number '{text}'"), key_span)),
+            },
+            Tok::Punct("[") => {
+                return Err(Error::not_supported("computed property names").at(key_span))
+            }
+            Tok::Punct("...") => return Err(Error::not_supported("object spread").at(key_span)),
+            Tok::Eof => {
+                let end = Span::new(self.src.len(), self.src.len());
+                return Err(Error::syntax("missing } after property list", end));
+            }
+            _ => {
+                let e = self.unexpected();
+                return Err(Error::syntax(
+                    format!("{}: expected a property name", e.message),
+                    key_span,
+                ));
+            }
+        };
+        self.bump()?;
+        if !self.tok.is_punct(":") {
+            if matches!(self.tok.tok, Tok::Punct("," | "}")) {
+                let msg =
+                    format!("shorthand property '{key}' is not supported: write '{key}: value'");
+                return Err(Error::syntax(msg, key_span));
+            }
+            if self.tok.is_punct("(") {
+                return Err(Error::not_supported("methods in object literals").at(key_span));
+            }
+            let e = self.unexpected();
+            return Err(Error::syntax(
+                format!("missing : after property id: {}", e.message),
+                e.span.unwrap_or(key_span),
+            ));
+        }
+        self.bump()?;
+        Ok(Some((key, key_span)))
+    }
+
+    /// After a property value: `,` (consumed) or `}` (left for `property_head`).
+    pub(crate) fn property_tail(&mut self) -> Result<()> {
+        if self.tok.is_punct(",") {
+            self.bump()?;
+        } else if !self.tok.is_punct("}") {
+            let e = self.unexpected();
+            let span = if self.tok.tok == Tok::Eof {
+                e.span.unwrap_or_default()
+            } else {
+                self.tok.span
+            };
+            return Err(Error::syntax(
+                format!("missing , or }} after property: {}", e.message),
+                span,
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn array(&mut self) -> Result<Node> {
+        let open = self.bump()?;
+        self.enter(open.span)?;
+        let mut items = Vec::new();
+        let r = self.array_body(&mut items);
+        self.depth -= 1;
+        r?;
+        Ok(Node {
+            kind: NodeKind::Array(items),
+            span: Span::new(open.span.start, self.prev_end),
+        })
+    }
+
+    fn array_body(&mut self, items: &mut Vec<Node>) -> Result<()> {
+        while self.element_head()? {
+            items.push(self.expr()?);
+            self.element_tail()?;
+        }
+        Ok(())
+    }
+
+    /// Before an array element: `false` at `]` (consumed).
+    pub(crate) fn element_head(&mut self) -> Result<bool> {
+        if self.tok.is_punct("]") {
+            self.bump()?;
+            return Ok(false);
+        }
+        if self.tok.is_punct(",") {
+            let msg = "holes in array literals are not supported (two commas in a row)";
+            return Err(Error::syntax(msg, self.tok.span));
+        }
+        if self.tok.is_punct("...") {
+            return Err(Error::not_supported("array spread").at(self.tok.span));
+        }
+        Ok(true)
+    }
+
+    /// After an element: `,` (consumed) or `]` (left for `element_head`).
+    pub(crate) fn element_tail(&mut self) -> Result<()> {
+        if self.tok.is_punct(",") {
+            self.bump()?;
+        } else if !self.tok.is_punct("]") {
+            let e = self.unexpected();
+            let msg = format!("missing ] after element list: {}", e.message);
+            return Err(Error::syntax(msg, e.span.unwrap_or_default()));
+        }
+        Ok(())
+    }
+
+    /// A value read straight into BSON: `{...}` and `[...]` without a tree;
+    /// anything else (constructor calls, variables, Extended JSON wrappers)
+    /// through the tree and `lower`, so the result is identical.
+    pub(crate) fn literal_value(&mut self, ctx: &LowerCtx) -> Result<Bson> {
+        let start = self.tok.span.start;
+        let v = if self.tok.is_punct("{") {
+            self.direct_object(ctx)?
+        } else if self.tok.is_punct("[") {
+            self.direct_array(ctx)?
+        } else {
+            let node = self.expr()?;
+            return match node.kind {
+                NodeKind::Value(v) => Ok(v),
+                _ => lower(&node, ctx),
+            };
+        };
+        if matches!(self.tok.tok, Tok::Punct("." | "[" | "(" | "?.")) && !self.tok.nl_before {
+            let span = Span::new(start, self.tok.span.end);
+            return Err(Error::not_supported("calling or indexing a literal in data").at(span));
+        }
+        Ok(v)
+    }
+
+    fn direct_object(&mut self, ctx: &LowerCtx) -> Result<Bson> {
+        let open = self.bump()?;
+        self.enter(open.span)?;
+        let r = self.direct_object_body(open.span, ctx);
+        self.depth -= 1;
+        r
+    }
+
+    fn direct_object_body(&mut self, open: Span, ctx: &LowerCtx) -> Result<Bson> {
+        let mut doc = Document::new();
+        let mut first = true;
+        while let Some((key, key_span)) = self.property_head()? {
+            if first && ctx.extjson && is_extjson_key(&key) {
+                // A wrapper: finish it as a tree and let `lower` convert it.
+                let value = self.expr()?;
+                let mut props = vec![Property {
+                    key,
+                    key_span,
+                    value,
+                }];
+                self.property_tail()?;
+                self.object_body(&mut props)?;
+                let node = Node {
+                    kind: NodeKind::Object(props),
+                    span: Span::new(open.start, self.prev_end),
+                };
+                return lower(&node, ctx);
+            }
+            first = false;
+            let value = self.literal_value(ctx)?;
+            // A repeated key keeps its first position and takes the last value, as in JavaScript.
+            doc.insert(key, value);
+            self.property_tail()?;
+        }
+        Ok(Bson::Document(doc))
+    }
+
+    fn direct_array(&mut self, ctx: &LowerCtx) -> Result<Bson> {
+        let open = self.bump()?;
+        self.enter(open.span)?;
+        let mut items = Vec::new();
+        let r = (|| {
+            while self.element_head()? {
+                items.push(self.literal_value(ctx)?);
+                self.element_tail()?;
+            }
+            Ok(())
+        })();
+        self.depth -= 1;
+        r.map(|()| Bson::Array(items))
+    }
+}
