@@ -1,8 +1,127 @@
 //! `db.<coll>.aggregate(pipeline, options)` and `db.aggregate([...])`.
+//! See https://www.mongodb.com/docs/manual/reference/method/db.collection.aggregate/
 use super::{Call, Session};
+use crate::aggregate::{Pipeline, Source};
 use crate::error::{Error, Result};
-use bson::Bson;
+use crate::expr::{CompileCtx, Scope};
+use crate::output::shell::type_name;
+use bson::{Bson, Document};
 
-pub fn run(_session: &mut Session, _coll: Option<&str>, calls: &[Call]) -> Result<Bson> {
-    Err(Error::not_supported("aggregate()").at(calls[0].span))
+/// Options that change nothing in the playground but are accepted.
+const ACCEPTED_OPTIONS: &[&str] = &[
+    "allowDiskUse",
+    "maxTimeMS",
+    "comment",
+    "hint",
+    "batchSize",
+    "cursor",
+    "bypassDocumentValidation",
+    "readConcern",
+    "writeConcern",
+    "readPreference",
+];
+
+pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<Bson> {
+    let Some(call) = calls.first() else {
+        return Err(Error::bad_value("aggregate() needs a pipeline"));
+    };
+    // mongosh accepts `aggregate([stages], options)` and `aggregate(stage, stage, ...)`.
+    let (stages, options): (Vec<Bson>, Option<&Document>) = match call.arg(0).map(|a| &a.value) {
+        None => (Vec::new(), None),
+        Some(Bson::Array(items)) => {
+            call.max_args(2)?;
+            (items.clone(), call.doc_arg(1, "aggregate options")?)
+        }
+        Some(Bson::Document(_)) => (call.args.iter().map(|a| a.value.clone()).collect(), None),
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "aggregate() expects an array of stages, got {}",
+                type_name(other)
+            ))
+            .at(call.span))
+        }
+    };
+    let mut ctx = CompileCtx::default();
+    let mut scope = Scope::new(&session.run);
+    if let Some(options) = options {
+        for (k, v) in options {
+            match k.as_str() {
+                "let" => {
+                    let Bson::Document(vars) = v else {
+                        return Err(Error::type_mismatch(format!(
+                            "BSON field 'aggregate.let' is the wrong type '{}', expected type 'object'",
+                            type_name(v)
+                        ))
+                        .at(call.span));
+                    };
+                    bind_let(vars, &mut ctx, &mut scope).map_err(|e| e.at(call.span))?;
+                }
+                "collation" => {
+                    return Err(Error::not_supported("the collation option").at(call.span))
+                }
+                "explain" => return Err(Error::not_supported("explain").at(call.span)),
+                _ if ACCEPTED_OPTIONS.contains(&k.as_str()) => {}
+                other => {
+                    return Err(Error::location(
+                        40415,
+                        format!("BSON field 'aggregate.{other}' is an unknown field."),
+                    )
+                    .at(call.span))
+                }
+            }
+        }
+    }
+    let pipeline = Pipeline::compile(&stages, &ctx).map_err(|e| e.at(call.span))?;
+    let source = match coll {
+        Some(name) => Source::Collection(name),
+        None => {
+            if !pipeline.starts_with_documents() {
+                return Err(Error::invalid_options(
+                    "db.aggregate() needs a pipeline that starts with a collection-less stage such as $documents",
+                )
+                .at(call.span));
+            }
+            Source::Empty
+        }
+    };
+    let docs = pipeline
+        .run_source(source, session.db, &scope)
+        .map_err(|e| e.at(call.span))?;
+    let mut result = Bson::Array(docs.into_iter().map(Bson::Document).collect());
+    for c in &calls[1..] {
+        result = match c.name.as_str() {
+            "toArray" | "pretty" => {
+                c.max_args(0)?;
+                result
+            }
+            "itcount" => {
+                c.max_args(0)?;
+                let n = match &result {
+                    Bson::Array(items) => items.len(),
+                    _ => 0,
+                };
+                crate::aggregate::numbers::count_value(n)
+            }
+            "explain" => return Err(Error::not_supported("explain").at(c.span)),
+            other => {
+                return Err(Error::not_supported(format!(
+                    "{other}() on an aggregation cursor (supported: toArray, pretty, itcount)"
+                ))
+                .at(c.span))
+            }
+        };
+    }
+    Ok(result)
+}
+
+/// `let: {name: <expression>}`: evaluated once (no document), then visible as `$$name`.
+fn bind_let(vars: &Document, ctx: &mut CompileCtx, scope: &mut Scope) -> Result<()> {
+    let empty = Document::new();
+    for (name, spec) in vars {
+        let op = crate::aggregate::operand::Operand::compile(spec, ctx)?;
+        let value = op.eval_owned(&empty, scope)?.unwrap_or(Bson::Null);
+        ctx.variables.push(name.clone());
+        scope.vars.push((name.clone(), value));
+    }
+    Ok(())
 }

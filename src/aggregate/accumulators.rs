@@ -1,0 +1,576 @@
+//! Accumulators (`$sum`, `$push`, `$topN`...), shared by `$group`, `$bucket`,
+//! `$bucketAuto` and `$setWindowFields`. Compiled once per stage; each group
+//! (or window) owns a `State` that documents are added to.
+//! See https://www.mongodb.com/docs/manual/reference/operator/aggregation-pipeline/#accumulators---group---bucket---bucketauto---setwindowfields-
+use super::key::KeyMap;
+use super::numbers::{big_to_bson, to_big, SumState, Width};
+use super::operand::Operand;
+use crate::error::{Error, Result};
+use crate::expr::{CompileCtx, Scope};
+use crate::output::shell::type_name;
+use crate::query::sort::SortSpec;
+use crate::value::{compare, numeric::to_f64};
+use bigdecimal::BigDecimal;
+use bson::{Bson, Document};
+use std::cmp::Ordering;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Sum,
+    Avg,
+    Min,
+    Max,
+    Push,
+    AddToSet,
+    First,
+    Last,
+    StdDevPop,
+    StdDevSamp,
+    MergeObjects,
+    Top,
+    Bottom,
+    TopN,
+    BottomN,
+    FirstN,
+    LastN,
+    MaxN,
+    MinN,
+}
+
+/// A compiled accumulator.
+#[derive(Clone, Debug)]
+pub struct Accumulator {
+    pub kind: Kind,
+    pub name: &'static str,
+    input: Operand,
+    /// `n` of the N variants, evaluated once per group against its `_id`.
+    n: Option<Operand>,
+    /// `sortBy` of `$top`/`$bottom`(N): the sort paths as operands, and a
+    /// spec over the generated key fields `k0, k1, ...`.
+    sort: Option<(Vec<Operand>, SortSpec)>,
+}
+
+/// Per-group state.
+#[derive(Clone, Debug)]
+pub enum State {
+    Sum(SumState),
+    Avg(SumState, u64),
+    Extreme(Option<Bson>),
+    List(Vec<Bson>),
+    Set(KeyMap<()>),
+    Single(Option<Bson>),
+    StdDev {
+        n: u64,
+        mean: f64,
+        m2: f64,
+    },
+    Merge(Document),
+    /// `(sort key document, output)` pairs in sort order, at most `n`.
+    Sorted(Vec<(Document, Bson)>, usize),
+    /// Values of `$firstN`/`$lastN`/`$maxN`/`$minN`, at most `n`.
+    Limited(Vec<Bson>, usize),
+}
+
+const NAMES: &[(&str, Kind)] = &[
+    ("$sum", Kind::Sum),
+    ("$avg", Kind::Avg),
+    ("$min", Kind::Min),
+    ("$max", Kind::Max),
+    ("$push", Kind::Push),
+    ("$addToSet", Kind::AddToSet),
+    ("$first", Kind::First),
+    ("$last", Kind::Last),
+    ("$count", Kind::Sum),
+    ("$stdDevPop", Kind::StdDevPop),
+    ("$stdDevSamp", Kind::StdDevSamp),
+    ("$mergeObjects", Kind::MergeObjects),
+    ("$top", Kind::Top),
+    ("$bottom", Kind::Bottom),
+    ("$topN", Kind::TopN),
+    ("$bottomN", Kind::BottomN),
+    ("$firstN", Kind::FirstN),
+    ("$lastN", Kind::LastN),
+    ("$maxN", Kind::MaxN),
+    ("$minN", Kind::MinN),
+];
+
+/// Accumulators MongoDB has that the playground does not implement.
+const UNSUPPORTED: &[&str] = &[
+    "$accumulator",
+    "$median",
+    "$percentile",
+    "$concatArrays",
+    "$setUnion",
+];
+
+/// Is `name` an accumulator this module knows?
+pub fn is_accumulator(name: &str) -> bool {
+    NAMES.iter().any(|(n, _)| *n == name)
+}
+
+impl Accumulator {
+    /// Compile `{<name>: <arg>}` for the output field `field`.
+    pub fn compile(field: &str, spec: &Bson, ctx: &CompileCtx) -> Result<Accumulator> {
+        let obj = match spec {
+            Bson::Document(d) if d.keys().next().is_some_and(|k| k.starts_with('$')) => d,
+            _ => {
+                return Err(Error::location(
+                    40234,
+                    format!("The field '{field}' must be an accumulator object"),
+                ))
+            }
+        };
+        if field.contains('.') {
+            return Err(Error::location(
+                40235,
+                format!("The field name '{field}' cannot contain '.'"),
+            ));
+        }
+        if field.starts_with('$') {
+            return Err(Error::location(
+                40236,
+                format!("The field name '{field}' cannot be an operator name"),
+            ));
+        }
+        if obj.len() != 1 {
+            return Err(Error::location(
+                40238,
+                format!("The field '{field}' must specify one accumulator"),
+            ));
+        }
+        let Some((name, arg)) = obj.iter().next() else {
+            return Err(Error::location(
+                40238,
+                format!("The field '{field}' must specify one accumulator"),
+            ));
+        };
+        match Self::compile_op(name, arg, ctx)? {
+            Some(acc) => Ok(acc),
+            None if UNSUPPORTED.contains(&name.as_str()) => {
+                Err(Error::not_supported(format!("the {name} accumulator")))
+            }
+            None => Err(Error::location(
+                15952,
+                format!("unknown group operator '{name}'"),
+            )),
+        }
+    }
+
+    /// Compile one accumulator; `None` when `name` is not an accumulator.
+    pub fn compile_op(name: &str, arg: &Bson, ctx: &CompileCtx) -> Result<Option<Accumulator>> {
+        let Some(&(static_name, kind)) = NAMES.iter().find(|(n, _)| *n == name) else {
+            return Ok(None);
+        };
+        let mut acc = Accumulator {
+            kind,
+            name: static_name,
+            input: Operand::Const(Bson::Int32(1)),
+            n: None,
+            sort: None,
+        };
+        match kind {
+            _ if name == "$count" => match arg {
+                Bson::Document(d) if d.is_empty() => {}
+                _ => {
+                    return Err(Error::type_mismatch(
+                        "$count takes no arguments, i.e. $count:{}",
+                    ))
+                }
+            },
+            Kind::Top | Kind::Bottom | Kind::TopN | Kind::BottomN => {
+                acc.compile_top_bottom(name, arg, ctx)?
+            }
+            Kind::FirstN | Kind::LastN | Kind::MaxN | Kind::MinN => {
+                let Bson::Document(d) = arg else {
+                    return Err(Error::location(
+                        5787900,
+                        format!(
+                            "specification must be an object; found {}",
+                            crate::output::shell::inline(arg)
+                        ),
+                    ));
+                };
+                let (mut n, mut input) = (None, None);
+                for (k, v) in d {
+                    match k.as_str() {
+                        "n" => n = Some(Operand::compile(v, ctx)?),
+                        "input" => input = Some(Operand::compile(v, ctx)?),
+                        other => {
+                            return Err(Error::location(
+                                5787901,
+                                format!("Unknown argument for 'n' operator: {other}"),
+                            ))
+                        }
+                    }
+                }
+                acc.n = Some(n.ok_or_else(|| Error::location(5787906, "Missing value for 'n'"))?);
+                acc.input =
+                    input.ok_or_else(|| Error::location(5787907, "Missing value for 'input'"))?;
+            }
+            _ => {
+                if let Bson::Array(items) = arg {
+                    // `{$sum: [..]}` is the expression form; in $group it is an error.
+                    let _ = items;
+                    return Err(Error::location(
+                        40237,
+                        format!("The {name} accumulator is a unary operator"),
+                    ));
+                }
+                acc.input = Operand::compile(arg, ctx)?;
+            }
+        }
+        Ok(Some(acc))
+    }
+
+    fn compile_top_bottom(&mut self, name: &str, arg: &Bson, ctx: &CompileCtx) -> Result<()> {
+        let Bson::Document(d) = arg else {
+            return Err(Error::location(
+                5788001,
+                format!(
+                    "specification must be an object; found {}",
+                    crate::output::shell::inline(arg)
+                ),
+            ));
+        };
+        let single = matches!(self.kind, Kind::Top | Kind::Bottom);
+        let (mut n, mut output, mut sort_by) = (None, None, None);
+        for (k, v) in d {
+            match k.as_str() {
+                "n" if !single => n = Some(Operand::compile(v, ctx)?),
+                "output" => output = Some(Operand::compile(v, ctx)?),
+                "sortBy" => match v {
+                    Bson::Document(s) => sort_by = Some(s),
+                    _ => {
+                        return Err(Error::type_mismatch(format!(
+                            "sortBy must be an object, found {}",
+                            type_name(v)
+                        )))
+                    }
+                },
+                other => {
+                    return Err(Error::location(
+                        5788002,
+                        format!("Unknown argument to {name} '{other}'"),
+                    ))
+                }
+            }
+        }
+        self.n = if single {
+            Some(Operand::Const(Bson::Int32(1)))
+        } else {
+            Some(n.ok_or_else(|| Error::location(5788003, "Missing value for 'n'"))?)
+        };
+        self.input =
+            output.ok_or_else(|| Error::location(5788004, "Missing value for 'output'"))?;
+        let sort_by =
+            sort_by.ok_or_else(|| Error::location(5788005, "Missing value for 'sortBy'"))?;
+        // Validate the user's spec as $sort would, then sort generated keys the same way.
+        SortSpec::compile(sort_by)?;
+        let mut paths = Vec::new();
+        let mut keyed = Document::new();
+        for (i, (field, dir)) in sort_by.iter().enumerate() {
+            paths.push(Operand::compile(&Bson::String(format!("${field}")), ctx)?);
+            keyed.insert(format!("k{i}"), dir.clone());
+        }
+        self.sort = Some((paths, SortSpec::compile(&keyed)?));
+        Ok(())
+    }
+
+    /// Does this accumulator need `n` from the group key?
+    pub fn needs_key(&self) -> bool {
+        self.n.as_ref().is_some_and(|n| n.as_const().is_none())
+    }
+
+    /// A fresh state for a group whose `_id` is `key`.
+    pub fn start(&self, key: &Bson, scope: &Scope) -> Result<State> {
+        Ok(match self.kind {
+            Kind::Sum => State::Sum(SumState::default()),
+            Kind::Avg => State::Avg(SumState::default(), 0),
+            Kind::Min | Kind::Max => State::Extreme(None),
+            Kind::Push => State::List(Vec::new()),
+            Kind::AddToSet => State::Set(KeyMap::new()),
+            Kind::First | Kind::Last => State::Single(None),
+            Kind::StdDevPop | Kind::StdDevSamp => State::StdDev {
+                n: 0,
+                mean: 0.0,
+                m2: 0.0,
+            },
+            Kind::MergeObjects => State::Merge(Document::new()),
+            Kind::Top | Kind::Bottom | Kind::TopN | Kind::BottomN => {
+                State::Sorted(Vec::new(), self.eval_n(key, scope)?)
+            }
+            Kind::FirstN | Kind::LastN | Kind::MaxN | Kind::MinN => {
+                State::Limited(Vec::new(), self.eval_n(key, scope)?)
+            }
+        })
+    }
+
+    /// `n` is evaluated with the group's `_id` as the document (so `"$gameId"`
+    /// reads `_id.gameId` when `_id` is `{gameId: ...}`).
+    fn eval_n(&self, key: &Bson, scope: &Scope) -> Result<usize> {
+        let Some(n) = &self.n else { return Ok(1) };
+        let empty = Document::new();
+        let root = match key {
+            Bson::Document(d) => d,
+            _ => &empty,
+        };
+        let v = n.eval(root, scope)?;
+        validate_n(v.as_deref())
+    }
+
+    /// Add one document.
+    pub fn add(&self, state: &mut State, doc: &Document, scope: &Scope) -> Result<()> {
+        match state {
+            State::Single(Some(_)) if self.kind == Kind::First => return Ok(()),
+            State::Limited(items, n) if self.kind == Kind::FirstN && items.len() >= *n => {
+                return Ok(())
+            }
+            _ => {}
+        }
+        if let State::Sorted(items, n) = state {
+            return self.add_sorted(items, *n, doc, scope);
+        }
+        let value = self.input.eval(doc, scope)?;
+        self.add_value(state, value.as_deref())
+    }
+
+    /// Add an already evaluated value (`None` = missing).
+    pub fn add_value(&self, state: &mut State, value: Option<&Bson>) -> Result<()> {
+        match state {
+            State::Sum(s) => {
+                if let Some(v) = value {
+                    s.add(v);
+                }
+            }
+            State::Avg(s, count) => {
+                if let Some(v) = value {
+                    if s.add(v) {
+                        *count += 1;
+                    }
+                }
+            }
+            State::Extreme(cur) => {
+                let Some(v) = value.filter(|v| !is_nullish(v)) else {
+                    return Ok(());
+                };
+                let better = match cur {
+                    None => true,
+                    Some(c) => {
+                        let ord = compare(v, c);
+                        if self.kind == Kind::Min {
+                            ord == Ordering::Less
+                        } else {
+                            ord == Ordering::Greater
+                        }
+                    }
+                };
+                if better {
+                    *cur = Some(v.clone());
+                }
+            }
+            State::List(items) => {
+                if let Some(v) = value {
+                    items.push(v.clone());
+                }
+            }
+            State::Set(set) => {
+                if let Some(v) = value {
+                    set.insert_new(v, || ());
+                }
+            }
+            State::Single(cur) => {
+                if self.kind == Kind::Last || cur.is_none() {
+                    *cur = Some(value.cloned().unwrap_or(Bson::Null));
+                }
+            }
+            State::StdDev { n, mean, m2 } => {
+                if let Some(x) = value.and_then(to_f64) {
+                    *n += 1;
+                    let delta = x - *mean;
+                    *mean += delta / *n as f64;
+                    *m2 += delta * (x - *mean);
+                }
+            }
+            State::Merge(out) => match value {
+                None | Some(Bson::Null) | Some(Bson::Undefined) => {}
+                Some(Bson::Document(d)) => {
+                    for (k, v) in d {
+                        out.insert(k.clone(), v.clone());
+                    }
+                }
+                Some(other) => {
+                    return Err(Error::location(
+                        40400,
+                        format!(
+                            "$mergeObjects requires object inputs, but input {} is of type {}",
+                            crate::output::shell::inline(other),
+                            type_name(other)
+                        ),
+                    ))
+                }
+            },
+            State::Limited(items, n) => self.add_limited(items, *n, value),
+            State::Sorted(..) => {}
+        }
+        Ok(())
+    }
+
+    fn add_limited(&self, items: &mut Vec<Bson>, n: usize, value: Option<&Bson>) {
+        match self.kind {
+            Kind::FirstN => {
+                if items.len() < n {
+                    items.push(value.cloned().unwrap_or(Bson::Null));
+                }
+            }
+            Kind::LastN => {
+                if items.len() >= n && !items.is_empty() {
+                    items.remove(0);
+                }
+                items.push(value.cloned().unwrap_or(Bson::Null));
+            }
+            _ => {
+                let Some(v) = value.filter(|v| !is_nullish(v)) else {
+                    return;
+                };
+                // Kept best-first: ascending for $minN, descending for $maxN.
+                let before = |a: &Bson, b: &Bson| {
+                    let ord = compare(a, b);
+                    if self.kind == Kind::MinN {
+                        ord == Ordering::Less
+                    } else {
+                        ord == Ordering::Greater
+                    }
+                };
+                if items.len() >= n {
+                    match items.last() {
+                        Some(worst) if before(v, worst) => {
+                            items.pop();
+                        }
+                        _ => return,
+                    }
+                }
+                let pos = items.partition_point(|x| !before(v, x));
+                items.insert(pos, v.clone());
+            }
+        }
+    }
+
+    fn add_sorted(
+        &self,
+        items: &mut Vec<(Document, Bson)>,
+        n: usize,
+        doc: &Document,
+        scope: &Scope,
+    ) -> Result<()> {
+        let Some((paths, spec)) = &self.sort else {
+            return Ok(());
+        };
+        let mut key = Document::new();
+        for (i, p) in paths.iter().enumerate() {
+            if let Some(v) = p.eval(doc, scope)? {
+                key.insert(format!("k{i}"), v.into_owned());
+            }
+        }
+        let top = matches!(self.kind, Kind::Top | Kind::TopN);
+        if items.len() >= n {
+            // Ties keep the value seen first (accumulator_multi.cpp).
+            if top {
+                match items.last() {
+                    Some((worst, _)) if spec.compare(worst, &key) == Ordering::Greater => {
+                        items.pop();
+                    }
+                    _ => return Ok(()),
+                }
+            } else {
+                match items.first() {
+                    Some((least, _)) if spec.compare(&key, least) == Ordering::Greater => {
+                        items.remove(0);
+                    }
+                    _ => return Ok(()),
+                }
+            }
+        }
+        let output = self
+            .input
+            .eval(doc, scope)?
+            .map_or(Bson::Null, |v| v.into_owned());
+        let pos = items.partition_point(|(k, _)| spec.compare(k, &key) != Ordering::Greater);
+        items.insert(pos, (key, output));
+        Ok(())
+    }
+
+    /// The accumulated value.
+    pub fn result(&self, state: &State) -> Bson {
+        match state {
+            State::Sum(s) => s.result(),
+            State::Avg(s, count) => avg(s, *count),
+            State::Extreme(v) => v.clone().unwrap_or(Bson::Null),
+            State::List(items) | State::Limited(items, _) => Bson::Array(items.clone()),
+            State::Set(set) => Bson::Array(set.entries().iter().map(|(k, _)| k.clone()).collect()),
+            State::Single(v) => v.clone().unwrap_or(Bson::Null),
+            State::StdDev { n, m2, .. } => {
+                let denom = match self.kind {
+                    Kind::StdDevSamp if *n < 2 => return Bson::Null,
+                    Kind::StdDevSamp => *n - 1,
+                    _ if *n == 0 => return Bson::Null,
+                    _ => *n,
+                };
+                Bson::Double((m2 / denom as f64).sqrt())
+            }
+            State::Merge(d) => Bson::Document(d.clone()),
+            State::Sorted(items, _) => {
+                let outs = items.iter().map(|(_, o)| o.clone());
+                if matches!(self.kind, Kind::Top | Kind::Bottom) {
+                    items.first().map_or(Bson::Null, |(_, o)| o.clone())
+                } else {
+                    Bson::Array(outs.collect())
+                }
+            }
+        }
+    }
+}
+
+/// `$avg`: a double (a decimal when any input was one); null without numbers.
+pub fn avg(s: &SumState, count: u64) -> Bson {
+    if count == 0 {
+        return Bson::Null;
+    }
+    if s.width() == Width::Decimal {
+        return match s.decimal_total() {
+            Bson::Decimal128(d) => match to_big(&Bson::Decimal128(d)) {
+                Some(total) => big_to_bson(&(total / BigDecimal::from(count))),
+                None => Bson::Decimal128(d),
+            },
+            other => other,
+        };
+    }
+    Bson::Double(s.to_f64() / count as f64)
+}
+
+pub fn is_nullish(v: &Bson) -> bool {
+    matches!(v, Bson::Null | Bson::Undefined)
+}
+
+/// `n` of the N accumulators: a positive integral number.
+pub fn validate_n(v: Option<&Bson>) -> Result<usize> {
+    let shown = v.map_or("missing".to_string(), crate::output::shell::inline);
+    let Some(f) = v.and_then(to_f64) else {
+        return Err(Error::location(
+            5787902,
+            format!("Value for 'n' must be of integral type, but found {shown}"),
+        ));
+    };
+    if f.fract() != 0.0 || !f.is_finite() {
+        return Err(Error::location(
+            5787903,
+            format!("Value for 'n' must be of integral type, but found {shown}"),
+        ));
+    }
+    if f <= 0.0 {
+        return Err(Error::location(
+            5787908,
+            format!("'n' must be greater than 0, found {shown}"),
+        ));
+    }
+    Ok(f.min(1e9) as usize)
+}

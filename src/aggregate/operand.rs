@@ -1,0 +1,48 @@
+//! A stage's expression argument, compiled once. Plain field paths (`"$qty"`)
+//! and constants are resolved here without going through the general
+//! evaluator, so the hot loops of `$group`/`$sort`-style stages borrow values
+//! from the documents instead of cloning them.
+use super::path::FieldPath;
+use crate::error::Result;
+use crate::expr::{CompileCtx, Expr, Scope};
+use bson::{Bson, Document};
+use std::borrow::Cow;
+
+#[derive(Clone, Debug)]
+pub enum Operand {
+    Const(Bson),
+    Path(FieldPath),
+    Expr(Expr),
+}
+
+impl Operand {
+    pub fn compile(spec: &Bson, ctx: &CompileCtx) -> Result<Operand> {
+        Ok(match spec {
+            Bson::String(s) if s.starts_with("$$") => Operand::Expr(Expr::compile(spec, ctx)?),
+            Bson::String(s) if s.starts_with('$') => Operand::Path(FieldPath::parse(&s[1..])?),
+            Bson::Document(_) | Bson::Array(_) => Operand::Expr(Expr::compile(spec, ctx)?),
+            other => Operand::Const(other.clone()),
+        })
+    }
+
+    /// Evaluate against `doc` (`$$ROOT`); `None` means missing.
+    pub fn eval<'a>(&'a self, doc: &'a Document, scope: &Scope) -> Result<Option<Cow<'a, Bson>>> {
+        match self {
+            Operand::Const(v) => Ok(Some(Cow::Borrowed(v))),
+            Operand::Path(p) => Ok(p.get(doc)),
+            Operand::Expr(e) => Ok(e.evaluate(doc, scope)?.map(Cow::Owned)),
+        }
+    }
+
+    /// Evaluate to an owned value; missing becomes `None`.
+    pub fn eval_owned(&self, doc: &Document, scope: &Scope) -> Result<Option<Bson>> {
+        Ok(self.eval(doc, scope)?.map(Cow::into_owned))
+    }
+
+    pub fn as_const(&self) -> Option<&Bson> {
+        match self {
+            Operand::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Field paths (`"a.b.c"`) as pipeline stages use them: validated once at
+//! compile time, then read with the aggregation semantics (an array on the way
+//! maps the rest of the path over its elements) or written (intermediate
+//! non-documents are replaced by documents, as `MutableDocument` does).
+use crate::error::{Error, Result};
+use bson::{Bson, Document};
+use std::borrow::Cow;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldPath {
+    parts: Vec<String>,
+}
+
+impl FieldPath {
+    /// Parse a dotted path (without the leading `$`), with MongoDB's FieldPath checks.
+    pub fn parse(path: &str) -> Result<FieldPath> {
+        if path.is_empty() {
+            return Err(Error::location(
+                40352,
+                "FieldPath cannot be constructed with empty string",
+            ));
+        }
+        let mut parts = Vec::new();
+        for part in path.split('.') {
+            if part.is_empty() {
+                return Err(Error::location(
+                    15998,
+                    "FieldPath field names may not be empty strings.",
+                ));
+            }
+            if part.starts_with('$') {
+                return Err(Error::location(
+                    16410,
+                    format!(
+                        "FieldPath field names may not start with '$'. Consider using $getField or $setField."
+                    ),
+                ));
+            }
+            if part.contains('\0') {
+                return Err(Error::location(
+                    16411,
+                    "FieldPath field names may not contain '\0'.",
+                ));
+            }
+            parts.push(part.to_string());
+        }
+        Ok(FieldPath { parts })
+    }
+
+    pub fn parts(&self) -> &[String] {
+        &self.parts
+    }
+
+    pub fn first(&self) -> &str {
+        self.parts.first().map_or("", String::as_str)
+    }
+
+    pub fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    pub fn dotted(&self) -> String {
+        self.parts.join(".")
+    }
+
+    /// The value as a `$a.b` expression sees it; `None` when missing.
+    /// Borrowed unless an array on the way forces a new array.
+    pub fn get<'a>(&self, doc: &'a Document) -> Option<Cow<'a, Bson>> {
+        let (first, rest) = self.parts.split_first()?;
+        get_in(doc.get(first)?, rest)
+    }
+
+    /// The value reached by plain descent through documents only (no array
+    /// mapping); what `$unwind` and `$lookup`'s `as` address.
+    pub fn get_plain<'a>(&self, doc: &'a Document) -> Option<&'a Bson> {
+        let (first, rest) = self.parts.split_first()?;
+        let mut cur = doc.get(first)?;
+        for part in rest {
+            match cur {
+                Bson::Document(d) => cur = d.get(part)?,
+                _ => return None,
+            }
+        }
+        Some(cur)
+    }
+
+    /// Set the value at this path, creating (or replacing non-document)
+    /// intermediate fields; an existing field keeps its position.
+    pub fn set(&self, doc: &mut Document, value: Bson) {
+        set_in(doc, &self.parts, value);
+    }
+
+    /// Remove the value at this path (documents only); true if it existed.
+    pub fn remove(&self, doc: &mut Document) -> Option<Bson> {
+        let (last, init) = self.parts.split_last()?;
+        let mut cur = doc;
+        for part in init {
+            match cur.get_mut(part) {
+                Some(Bson::Document(d)) => cur = d,
+                _ => return None,
+            }
+        }
+        cur.remove(last)
+    }
+}
+
+fn get_in<'a>(v: &'a Bson, rest: &[String]) -> Option<Cow<'a, Bson>> {
+    let Some((first, tail)) = rest.split_first() else {
+        return Some(Cow::Borrowed(v));
+    };
+    match v {
+        Bson::Document(d) => get_in(d.get(first)?, tail),
+        Bson::Array(items) => Some(Cow::Owned(Bson::Array(map_array(items, rest)))),
+        _ => None,
+    }
+}
+
+/// `$a.b` over an array: each document element contributes its `b` (missing
+/// ones are skipped), nested arrays are mapped recursively, scalars dropped.
+fn map_array(items: &[Bson], rest: &[String]) -> Vec<Bson> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        match item {
+            Bson::Document(_) => {
+                if let Some(v) = get_in(item, rest) {
+                    out.push(v.into_owned());
+                }
+            }
+            Bson::Array(inner) => out.push(Bson::Array(map_array(inner, rest))),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn set_in(doc: &mut Document, parts: &[String], value: Bson) {
+    let Some((first, rest)) = parts.split_first() else {
+        return;
+    };
+    if rest.is_empty() {
+        doc.insert(first.as_str(), value);
+        return;
+    }
+    if !matches!(doc.get(first), Some(Bson::Document(_))) {
+        doc.insert(first.as_str(), Document::new());
+    }
+    if let Some(Bson::Document(sub)) = doc.get_mut(first) {
+        set_in(sub, rest, value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::{bson, doc};
+
+    fn p(s: &str) -> FieldPath {
+        FieldPath::parse(s).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn reads_through_arrays() {
+        let d = doc! {"a": [{"b": 1}, {"c": 2}, {"b": [3]}, 4, [{"b": 5}]]};
+        assert_eq!(
+            p("a.b").get(&d).map(Cow::into_owned),
+            Some(bson!([1, [3], [5]]))
+        );
+        assert_eq!(p("x").get(&d), None);
+        assert_eq!(p("a.b").get_plain(&d), None);
+    }
+
+    #[test]
+    fn validates() {
+        assert_eq!(FieldPath::parse("a..b").map_err(|e| e.code), Err(15998));
+        assert_eq!(FieldPath::parse("a.$b").map_err(|e| e.code), Err(16410));
+        assert_eq!(FieldPath::parse("").map_err(|e| e.code), Err(40352));
+    }
+
+    #[test]
+    fn sets_and_removes() {
+        let mut d = doc! {"a": 1, "b": {"c": 1}, "z": 0};
+        p("b.d").set(&mut d, bson!(2));
+        p("a.x").set(&mut d, bson!(3));
+        assert_eq!(d, doc! {"a": {"x": 3}, "b": {"c": 1, "d": 2}, "z": 0});
+        assert_eq!(p("b.c").remove(&mut d), Some(bson!(1)));
+        assert_eq!(d, doc! {"a": {"x": 3}, "b": {"d": 2}, "z": 0});
+    }
+}

@@ -1,0 +1,371 @@
+//! Compiling a pipeline (stage names resolved, specs validated) and running it
+//! over a stream of documents. Documents flow between stages as
+//! `Cow<Document>`: stages that only select or reorder (`$match`, `$sort`,
+//! `$limit`, `$skip`, `$sample`) pass borrowed collection documents through
+//! without cloning them.
+use super::operand::Operand;
+use super::stages::group::{Count, Group, SortByCount};
+use super::stages::project::Projection;
+use super::stages::simple::{self, ReplaceRoot};
+use super::stages::unwind::Unwind;
+use crate::engine::Database;
+use crate::error::{Error, Result};
+use crate::expr::{CompileCtx, Scope};
+use crate::query::sort::SortSpec;
+use crate::query::Filter;
+use bson::{Bson, Document};
+use std::borrow::Cow;
+
+pub type Docs<'a> = Vec<Cow<'a, Document>>;
+
+/// Where a pipeline is compiled: some stages are only allowed in some places.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Top,
+    Facet,
+    Lookup,
+    UnionWith,
+    Update,
+}
+
+#[derive(Clone, Debug)]
+pub enum Stage {
+    Match(Filter),
+    Project(Projection),
+    Group(Group),
+    Sort(SortSpec),
+    Limit(usize),
+    Skip(usize),
+    Unwind(Unwind),
+    Count(Count),
+    SortByCount(SortByCount),
+    ReplaceRoot(ReplaceRoot),
+    Sample(usize),
+    Documents(Operand),
+}
+
+/// Stages that need a server, an index or a search engine.
+const UNSUPPORTED: &[&str] = &[
+    "$collStats",
+    "$indexStats",
+    "$currentOp",
+    "$listSessions",
+    "$listLocalSessions",
+    "$changeStream",
+    "$changeStreamSplitLargeEvent",
+    "$search",
+    "$searchMeta",
+    "$vectorSearch",
+    "$geoNear",
+    "$planCacheStats",
+    "$listSearchIndexes",
+    "$listSampledQueries",
+    "$shardedDataDistribution",
+    "$querySettings",
+    "$queryStats",
+];
+
+/// A compiled pipeline.
+#[derive(Clone, Debug, Default)]
+pub struct Pipeline {
+    pub(crate) stages: Vec<Stage>,
+}
+
+/// The name of a one-field stage document, validated.
+fn stage_parts(stage: &Bson) -> Result<(&str, &Bson)> {
+    let Bson::Document(d) = stage else {
+        return Err(Error::type_mismatch(format!(
+            "Each element of the 'pipeline' array must be an object, got {}",
+            crate::output::shell::type_name(stage)
+        )));
+    };
+    if d.len() != 1 {
+        return Err(Error::location(
+            40323,
+            "A pipeline stage specification object must contain exactly one field.",
+        ));
+    }
+    match d.iter().next() {
+        Some((name, spec)) => Ok((name.as_str(), spec)),
+        None => Err(Error::location(
+            40323,
+            "A pipeline stage specification object must contain exactly one field.",
+        )),
+    }
+}
+
+impl Pipeline {
+    pub fn compile(stages: &[Bson], ctx: &CompileCtx) -> Result<Pipeline> {
+        Self::compile_in(stages, ctx, Place::Top)
+    }
+
+    /// An update pipeline: only `$addFields`/`$set`, `$project`/`$unset`,
+    /// `$replaceRoot`/`$replaceWith` (MongoDB's isAllowedWithinUpdatePipeline).
+    pub fn compile_update(stages: &[Bson], ctx: &CompileCtx) -> Result<Pipeline> {
+        Self::compile_in(stages, ctx, Place::Update)
+    }
+
+    pub(crate) fn compile_in(stages: &[Bson], ctx: &CompileCtx, place: Place) -> Result<Pipeline> {
+        let mut out = Vec::with_capacity(stages.len());
+        for (i, stage) in stages.iter().enumerate() {
+            let (name, spec) = stage_parts(stage)?;
+            let last = i + 1 == stages.len();
+            let compiled = compile_stage(name, spec, ctx, place, i == 0, last)?;
+            if place == Place::Update
+                && !matches!(compiled, Stage::Project(_) | Stage::ReplaceRoot(_))
+            {
+                return Err(Error::invalid_options(format!(
+                    "{name} is not allowed to be used within an update"
+                )));
+            }
+            out.push(compiled);
+        }
+        Ok(Pipeline { stages: out })
+    }
+
+    /// Does the pipeline start with `$documents` (so it needs no input)?
+    pub fn starts_with_documents(&self) -> bool {
+        matches!(self.stages.first(), Some(Stage::Documents(_)))
+    }
+
+    /// Apply an update pipeline to one document.
+    pub fn apply_to(&self, doc: &Document, scope: &Scope) -> Result<Document> {
+        let mut cur: Option<Document> = None;
+        for stage in &self.stages {
+            let input = cur.as_ref().unwrap_or(doc);
+            let next = match stage {
+                Stage::Project(p) => p.apply(input, scope)?,
+                Stage::ReplaceRoot(r) => r.apply(input, scope)?,
+                _ => {
+                    return Err(Error::invalid_options(
+                        "only $addFields, $set, $project, $unset, $replaceRoot and $replaceWith are allowed in an update",
+                    ))
+                }
+            };
+            cur = Some(next);
+        }
+        Ok(cur.unwrap_or_else(|| doc.clone()))
+    }
+
+    /// Run over `input`; stages that read or write other collections use `db`.
+    pub fn run(
+        &self,
+        input: Vec<Document>,
+        db: &mut Database,
+        scope: &Scope,
+    ) -> Result<Vec<Document>> {
+        self.run_source(Source::Docs(input), db, scope)
+    }
+
+    /// Run over a collection (borrowed: documents a leading `$match` rejects
+    /// are never cloned), a list of documents, or nothing (`db.aggregate`).
+    pub fn run_source(
+        &self,
+        source: Source,
+        db: &mut Database,
+        scope: &Scope,
+    ) -> Result<Vec<Document>> {
+        let body = &self.stages[..];
+        let result: Vec<Document> = {
+            let dbr: &Database = db;
+            let docs: Docs = match &source {
+                Source::Collection(name) => match dbr.collection(name) {
+                    Some(c) => return_borrowed(c.docs()),
+                    None => Vec::new(),
+                },
+                Source::Docs(_) | Source::Empty => Vec::new(),
+            };
+            let docs = match source {
+                Source::Docs(v) => v.into_iter().map(Cow::Owned).collect(),
+                _ => docs,
+            };
+            run_stages(body, docs, dbr, scope)?
+                .into_iter()
+                .map(Cow::into_owned)
+                .collect()
+        };
+        Ok(result)
+    }
+}
+
+fn return_borrowed(docs: &[Document]) -> Docs<'_> {
+    docs.iter().map(Cow::Borrowed).collect()
+}
+
+/// What a pipeline reads.
+pub enum Source<'s> {
+    Collection(&'s str),
+    Docs(Vec<Document>),
+    Empty,
+}
+
+fn compile_stage(
+    name: &str,
+    spec: &Bson,
+    ctx: &CompileCtx,
+    place: Place,
+    first: bool,
+    last: bool,
+) -> Result<Stage> {
+    Ok(match name {
+        "$match" => {
+            let Bson::Document(d) = spec else {
+                return Err(Error::location(
+                    15959,
+                    "the match filter must be an expression in an object",
+                ));
+            };
+            Stage::Match(Filter::compile(d, ctx)?)
+        }
+        "$project" => Stage::Project(Projection::project(spec, ctx)?),
+        "$addFields" | "$set" => Stage::Project(Projection::add_fields(spec, name, ctx)?),
+        "$unset" => Stage::Project(Projection::unset(spec)?),
+        "$group" => Stage::Group(Group::compile(spec, ctx)?),
+        "$sort" => Stage::Sort(compile_sort(spec)?),
+        "$limit" => Stage::Limit(simple::limit(spec)?),
+        "$skip" => Stage::Skip(simple::skip(spec)?),
+        "$unwind" => Stage::Unwind(Unwind::compile(spec)?),
+        "$count" => Stage::Count(Count::compile(spec)?),
+        "$sortByCount" => Stage::SortByCount(SortByCount::compile(spec, ctx)?),
+        "$replaceRoot" => Stage::ReplaceRoot(ReplaceRoot::replace_root(spec, ctx)?),
+        "$replaceWith" => Stage::ReplaceRoot(ReplaceRoot::replace_with(spec, ctx)?),
+        "$sample" => Stage::Sample(simple::sample_size(spec)?),
+        "$documents" => {
+            if !first {
+                return Err(Error::location(
+                    40602,
+                    "$documents is only valid as the first stage in a pipeline",
+                ));
+            }
+            Stage::Documents(simple::documents(spec, ctx)?)
+        }
+        "$facet" | "$lookup" | "$graphLookup" | "$unionWith" | "$bucket" | "$bucketAuto"
+        | "$redact" | "$densify" | "$fill" | "$setWindowFields" | "$out" | "$merge" => {
+            let _ = (place, last);
+            return Err(Error::not_supported(format!("the {name} stage")));
+        }
+        _ if UNSUPPORTED.contains(&name) => {
+            return Err(Error::not_supported(format!(
+                "the {name} stage (it needs a MongoDB server); it"
+            )))
+        }
+        _ => {
+            return Err(Error::location(
+                40324,
+                format!("Unrecognized pipeline stage name: '{name}'"),
+            ))
+        }
+    })
+}
+
+fn compile_sort(spec: &Bson) -> Result<SortSpec> {
+    let Bson::Document(d) = spec else {
+        return Err(Error::location(
+            15973,
+            "the $sort key specification must be an object",
+        ));
+    };
+    if d.is_empty() {
+        return Err(Error::location(
+            15976,
+            "$sort stage must have at least one sort key",
+        ));
+    }
+    SortSpec::compile(d)
+}
+
+/// Run `stages` over `docs`.
+pub(crate) fn run_stages<'a>(
+    stages: &'a [Stage],
+    mut docs: Docs<'a>,
+    _db: &'a Database,
+    scope: &Scope,
+) -> Result<Docs<'a>> {
+    let mut i = 0;
+    while let Some(stage) = stages.get(i) {
+        i += 1;
+        docs = match stage {
+            Stage::Match(f) => {
+                let mut out = Vec::with_capacity(docs.len());
+                for d in docs {
+                    if f.matches(&d, scope)? {
+                        out.push(d);
+                    }
+                }
+                out
+            }
+            Stage::Project(p) => docs
+                .iter()
+                .map(|d| p.apply(d, scope).map(Cow::Owned))
+                .collect::<Result<_>>()?,
+            Stage::Group(g) => owned(g.run(docs.iter().map(|d| d.as_ref()), scope)?),
+            Stage::Sort(spec) => {
+                // `$sort` then `$limit`: keep only the first `n` (stable).
+                if let Some(Stage::Limit(n)) = stages.get(i) {
+                    i += 1;
+                    top_k(docs, spec, *n)
+                } else {
+                    docs.sort_by(|a, b| spec.compare(a, b));
+                    docs
+                }
+            }
+            Stage::Limit(n) => {
+                docs.truncate(*n);
+                docs
+            }
+            Stage::Skip(n) => {
+                if *n >= docs.len() {
+                    Vec::new()
+                } else {
+                    docs.split_off(*n)
+                }
+            }
+            Stage::Unwind(u) => {
+                let mut out = Vec::with_capacity(docs.len());
+                for d in &docs {
+                    u.apply(d, &mut out);
+                }
+                owned(out)
+            }
+            Stage::Count(c) => owned(c.run(docs.len())),
+            Stage::SortByCount(s) => owned(s.run(docs.iter().map(|d| d.as_ref()), scope)?),
+            Stage::ReplaceRoot(r) => docs
+                .iter()
+                .map(|d| r.apply(d, scope).map(Cow::Owned))
+                .collect::<Result<_>>()?,
+            Stage::Sample(n) => simple::sample(docs, *n, scope.run.seed),
+            Stage::Documents(op) => owned(simple::documents_eval(op, scope)?),
+        };
+    }
+    Ok(docs)
+}
+
+fn owned<'a>(docs: Vec<Document>) -> Docs<'a> {
+    docs.into_iter().map(Cow::Owned).collect()
+}
+
+/// The first `n` documents in sort order, stable, without sorting everything
+/// when `n` is small.
+fn top_k<'a>(docs: Docs<'a>, spec: &SortSpec, n: usize) -> Docs<'a> {
+    if n.saturating_mul(4) >= docs.len() {
+        let mut docs = docs;
+        docs.sort_by(|a, b| spec.compare(a, b));
+        docs.truncate(n);
+        return docs;
+    }
+    // Keep a sorted buffer of at most n; later equal documents go after.
+    let mut best: Vec<Cow<'a, Document>> = Vec::with_capacity(n + 1);
+    for d in docs {
+        if best.len() == n {
+            match best.last() {
+                Some(worst) if spec.compare(&d, worst) == std::cmp::Ordering::Less => {
+                    best.pop();
+                }
+                _ => continue,
+            }
+        }
+        let pos = best.partition_point(|b| spec.compare(b, &d) != std::cmp::Ordering::Greater);
+        best.insert(pos, d);
+    }
+    best
+}

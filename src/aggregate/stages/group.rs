@@ -1,0 +1,239 @@
+//! `$group`, and the stages MongoDB defines through it: `$count` and `$sortByCount`.
+//! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/group/
+use crate::aggregate::accumulators::{Accumulator, State};
+use crate::aggregate::key::KeyMap;
+use crate::aggregate::operand::Operand;
+use crate::error::{Error, Result};
+use crate::expr::{CompileCtx, Scope};
+use bson::{Bson, Document};
+use std::borrow::Cow;
+
+/// The group key: one operand, or `{a: <operand>, b: <operand>}` built here
+/// without the general evaluator.
+#[derive(Clone, Debug)]
+pub enum GroupKey {
+    One(Operand),
+    Fields(Vec<(String, Operand)>),
+}
+
+impl GroupKey {
+    pub fn compile(spec: &Bson, ctx: &CompileCtx) -> Result<GroupKey> {
+        if let Bson::Document(d) = spec {
+            let plain = !d.is_empty()
+                && d.keys()
+                    .all(|k| !k.starts_with('$') && !k.contains('.') && !k.is_empty());
+            if plain {
+                let fields = d
+                    .iter()
+                    .map(|(k, v)| Ok((k.clone(), Operand::compile(v, ctx)?)))
+                    .collect::<Result<_>>()?;
+                return Ok(GroupKey::Fields(fields));
+            }
+        }
+        Ok(GroupKey::One(Operand::compile(spec, ctx)?))
+    }
+
+    /// The key of `doc`; missing becomes null.
+    pub fn eval<'a>(&'a self, doc: &'a Document, scope: &Scope) -> Result<Cow<'a, Bson>> {
+        match self {
+            GroupKey::One(op) => Ok(op.eval(doc, scope)?.unwrap_or(Cow::Owned(Bson::Null))),
+            GroupKey::Fields(fields) => {
+                let mut out = Document::new();
+                for (k, op) in fields {
+                    if let Some(v) = op.eval(doc, scope)? {
+                        out.insert(k.clone(), v.into_owned());
+                    }
+                }
+                Ok(Cow::Owned(Bson::Document(out)))
+            }
+        }
+    }
+}
+
+/// Named accumulators, shared by `$group`, `$bucket` and `$bucketAuto`.
+#[derive(Clone, Debug, Default)]
+pub struct Outputs {
+    pub fields: Vec<(String, Accumulator)>,
+}
+
+impl Outputs {
+    pub fn compile<'a>(
+        fields: impl Iterator<Item = (&'a String, &'a Bson)>,
+        ctx: &CompileCtx,
+    ) -> Result<Outputs> {
+        let mut out = Vec::new();
+        for (name, spec) in fields {
+            out.push((name.clone(), Accumulator::compile(name, spec, ctx)?));
+        }
+        Ok(Outputs { fields: out })
+    }
+
+    pub fn start(&self, key: &Bson, scope: &Scope) -> Result<Vec<State>> {
+        self.fields
+            .iter()
+            .map(|(_, a)| a.start(key, scope))
+            .collect()
+    }
+
+    pub fn add(&self, states: &mut [State], doc: &Document, scope: &Scope) -> Result<()> {
+        for ((_, acc), state) in self.fields.iter().zip(states.iter_mut()) {
+            acc.add(state, doc, scope)?;
+        }
+        Ok(())
+    }
+
+    /// Append the results to `out`.
+    pub fn finish(&self, states: &[State], out: &mut Document) {
+        for ((name, acc), state) in self.fields.iter().zip(states) {
+            out.insert(name.clone(), acc.result(state));
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Group {
+    key: GroupKey,
+    outputs: Outputs,
+}
+
+impl Group {
+    pub fn compile(spec: &Bson, ctx: &CompileCtx) -> Result<Group> {
+        let Bson::Document(spec) = spec else {
+            return Err(Error::location(
+                15947,
+                "a group's fields must be specified in an object",
+            ));
+        };
+        let id = spec
+            .get("_id")
+            .ok_or_else(|| Error::location(15955, "a group specification must include an _id"))?;
+        let key = GroupKey::compile(id, ctx)?;
+        let outputs = Outputs::compile(spec.iter().filter(|(k, _)| *k != "_id"), ctx)?;
+        Ok(Group { key, outputs })
+    }
+
+    /// Groups come out in first-seen order: MongoDB does not specify an order,
+    /// and this one is deterministic.
+    pub fn run<'a, I>(&self, docs: I, scope: &Scope) -> Result<Vec<Document>>
+    where
+        I: IntoIterator<Item = &'a Document>,
+    {
+        let mut groups: KeyMap<Vec<State>> = KeyMap::new();
+        for doc in docs {
+            let key = self.key.eval(doc, scope)?;
+            let i = groups.try_position_or_insert(&key, || self.outputs.start(&key, scope))?;
+            if let Some(states) = groups.value_at_mut(i) {
+                self.outputs.add(states, doc, scope)?;
+            }
+        }
+        Ok(groups
+            .into_entries()
+            .into_iter()
+            .map(|(key, states)| {
+                let mut out = Document::new();
+                out.insert("_id", key);
+                self.outputs.finish(&states, &mut out);
+                out
+            })
+            .collect())
+    }
+}
+
+/// `$count: "<field>"`.
+#[derive(Clone, Debug)]
+pub struct Count {
+    field: String,
+}
+
+impl Count {
+    pub fn compile(spec: &Bson) -> Result<Count> {
+        let field = match spec {
+            Bson::String(s) if !s.is_empty() => s,
+            Bson::String(_) => {
+                return Err(Error::location(
+                    40157,
+                    "the count field must be a non-empty string",
+                ))
+            }
+            _ => {
+                return Err(Error::location(
+                    40156,
+                    "the count field must be a non-empty string",
+                ))
+            }
+        };
+        if field.starts_with('$') {
+            return Err(Error::location(
+                40158,
+                "the count field cannot be a $-prefixed path",
+            ));
+        }
+        if field.contains('.') {
+            return Err(Error::location(40160, "the count field cannot contain '.'"));
+        }
+        Ok(Count {
+            field: field.clone(),
+        })
+    }
+
+    /// No documents in, no document out (it is a `$group` on null).
+    pub fn run(&self, n: usize) -> Vec<Document> {
+        if n == 0 {
+            return Vec::new();
+        }
+        let mut d = Document::new();
+        d.insert(
+            self.field.clone(),
+            crate::aggregate::numbers::count_value(n),
+        );
+        vec![d]
+    }
+}
+
+/// `$sortByCount: <expression>`: group, count, sort by count descending.
+#[derive(Clone, Debug)]
+pub struct SortByCount {
+    key: Operand,
+}
+
+impl SortByCount {
+    pub fn compile(spec: &Bson, ctx: &CompileCtx) -> Result<SortByCount> {
+        let ok = match spec {
+            Bson::String(s) => s.starts_with('$'),
+            Bson::Document(d) => d.keys().next().is_some_and(|k| k.starts_with('$')),
+            _ => false,
+        };
+        if !ok {
+            return Err(Error::location(
+                40148,
+                "the sortByCount field must be defined as a $-prefixed path or an expression",
+            ));
+        }
+        Ok(SortByCount {
+            key: Operand::compile(spec, ctx)?,
+        })
+    }
+
+    pub fn run<'a, I>(&self, docs: I, scope: &Scope) -> Result<Vec<Document>>
+    where
+        I: IntoIterator<Item = &'a Document>,
+    {
+        let mut groups: KeyMap<usize> = KeyMap::new();
+        for doc in docs {
+            let key = self.key.eval(doc, scope)?.unwrap_or(Cow::Owned(Bson::Null));
+            *groups.get_or_insert_with(&key, || 0) += 1;
+        }
+        let mut entries = groups.into_entries();
+        // Stable: equal counts keep first-seen order.
+        entries.sort_by(|a, b| b.1.cmp(&a.1));
+        Ok(entries
+            .into_iter()
+            .map(|(key, n)| {
+                let mut d = Document::new();
+                d.insert("_id", key);
+                d.insert("count", crate::aggregate::numbers::count_value(n));
+                d
+            })
+            .collect())
+    }
+}

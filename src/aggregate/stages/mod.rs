@@ -1,0 +1,5 @@
+//! One module per stage or small family of stages.
+pub mod group;
+pub mod project;
+pub mod simple;
+pub mod unwind;
