@@ -1,27 +1,74 @@
 //! The aggregation expression language: compiled once from BSON into a tree,
 //! then evaluated per document. The one place where expressions live: `$expr`,
 //! pipeline stages and pipeline updates all use it.
+//!
+//! # Using it
+//! ```ignore
+//! let expr = Expr::compile(&spec, &CompileCtx::default())?;   // names resolved, args checked
+//! let scope = Scope::new(&run);                               // $$NOW, $rand seed
+//! let out: Option<Bson> = expr.evaluate(&doc, &scope)?;       // None = missing
+//! ```
+//! - User variables (the `let` option of `aggregate`/`update`/`find`, `$lookup`'s `let`):
+//!   declare their names at compile time with [`CompileCtx::with_variables`] (or push
+//!   onto `CompileCtx::variables`), bind their values with [`Scope::with_var`] /
+//!   [`Scope::with_vars`]. A name used but not declared is error 17276 at compile time.
+//! - `$$CURRENT` different from `$$ROOT` (`$redact`, `$replaceRoot` chains):
+//!   [`Expr::evaluate_with_current`].
+//! - Truthiness as `$cond`/`$match`-`$expr` use it: [`truthy`].
+//! - Reusable accumulator helpers for `$group`: [`accum`] (`sum_values`, `avg_values`,
+//!   `std_dev`, `min_value`, `max_value`).
+//! - A constant expression (no field paths, no variables) is reported by
+//!   [`Expr::as_constant`].
+//!
+//! Internals: `compile` turns the BSON into a [`eval::Node`] tree (operators resolved
+//! through the static table in `ops::mod`), `eval` walks it, `path` reads field
+//! paths by borrowing.
+pub mod accum;
+mod compile;
+mod eval;
+mod ops;
+mod path;
+mod value;
+
 use crate::context::RunCtx;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use bson::{Bson, Document};
+use std::cell::Cell;
+
+pub use value::truthy;
 
 /// A compiled expression.
 #[derive(Clone, Debug)]
 pub struct Expr {
-    _private: (),
+    node: eval::Node,
 }
 
-/// Compile-time context: which user variables (`let`, `as`) are in scope.
+/// Compile-time context: which user variables (`let`) are in scope.
 #[derive(Clone, Debug, Default)]
 pub struct CompileCtx {
     pub variables: Vec<String>,
 }
 
-/// Evaluation scope: the run context plus variable bindings.
+impl CompileCtx {
+    /// A context declaring these user variables (names without `$$`).
+    pub fn with_variables<I, S>(names: I) -> CompileCtx
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        CompileCtx {
+            variables: names.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// Evaluation scope: the run context plus user variable bindings.
 #[derive(Clone, Debug)]
 pub struct Scope<'a> {
     pub run: &'a RunCtx,
     pub vars: Vec<(String, Bson)>,
+    /// `$rand` state: seeded from `run.seed`, advanced on each draw.
+    rng: Cell<u64>,
 }
 
 impl<'a> Scope<'a> {
@@ -29,18 +76,97 @@ impl<'a> Scope<'a> {
         Scope {
             run,
             vars: Vec::new(),
+            rng: Cell::new(run.seed ^ 0x9E37_79B9_7F4A_7C15),
         }
+    }
+
+    /// Bind (or rebind) one user variable.
+    pub fn with_var(mut self, name: impl Into<String>, value: Bson) -> Scope<'a> {
+        let name = name.into();
+        self.vars.retain(|(n, _)| *n != name);
+        self.vars.push((name, value));
+        self
+    }
+
+    /// Bind several user variables.
+    pub fn with_vars(mut self, vars: Vec<(String, Bson)>) -> Scope<'a> {
+        for (n, v) in vars {
+            self = self.with_var(n, v);
+        }
+        self
+    }
+
+    /// The value bound to a user variable.
+    pub fn var(&self, name: &str) -> Option<&Bson> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    }
+
+    /// Next pseudo-random double in [0, 1) (splitmix64), for `$rand`.
+    pub fn next_random(&self) -> f64 {
+        let mut z = self.rng.get().wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.rng.set(z);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 
 impl Expr {
     /// Compile an expression from its BSON form.
-    pub fn compile(_spec: &Bson, _ctx: &CompileCtx) -> Result<Expr> {
-        Err(Error::not_supported("aggregation expressions"))
+    pub fn compile(spec: &Bson, ctx: &CompileCtx) -> Result<Expr> {
+        let mut c = compile::Compiler::new(&ctx.variables);
+        Ok(Expr {
+            node: c.operand(spec)?,
+        })
     }
 
-    /// Evaluate against a document (`$$ROOT`/`$$CURRENT`). `None` means missing.
-    pub fn evaluate(&self, _doc: &Document, _scope: &Scope) -> Result<Option<Bson>> {
-        Err(Error::not_supported("aggregation expressions"))
+    /// Compile an object whose fields are expressions (`{a: "$x", b: {$add: ...}}`),
+    /// rejecting operator keys as MongoDB does for object literals.
+    pub fn compile_object(spec: &Document, ctx: &CompileCtx) -> Result<Expr> {
+        let mut c = compile::Compiler::new(&ctx.variables);
+        Ok(Expr {
+            node: c.object_literal(spec)?,
+        })
+    }
+
+    /// Evaluate against a document (`$$ROOT` and `$$CURRENT`). `None` means missing.
+    pub fn evaluate(&self, doc: &Document, scope: &Scope) -> Result<Option<Bson>> {
+        let mut cx = eval::Cx::new(doc, None, scope);
+        cx.eval(&self.node)
+    }
+
+    /// Evaluate with `$$ROOT` = `root` and `$$CURRENT` (what `"$a"` reads) = `current`.
+    pub fn evaluate_with_current(
+        &self,
+        root: &Document,
+        current: &Bson,
+        scope: &Scope,
+    ) -> Result<Option<Bson>> {
+        let mut cx = eval::Cx::new(root, Some(current), scope);
+        cx.eval(&self.node)
+    }
+
+    /// The value if the expression is a constant (a literal, `$literal`, or built only of them).
+    pub fn as_constant(&self) -> Option<&Bson> {
+        match &self.node {
+            eval::Node::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Is this a plain field path (`"$a.b"`)? Returns the dotted path.
+    pub fn as_field_path(&self) -> Option<String> {
+        match &self.node {
+            eval::Node::Var(eval::VarRef::Current, p) if !p.is_empty() => Some(p.join(".")),
+            _ => None,
+        }
     }
 }
+
+#[cfg(test)]
+mod tests;

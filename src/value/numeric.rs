@@ -171,6 +171,128 @@ pub fn to_i64_exact(v: &Bson) -> Option<i64> {
     }
 }
 
+/// Decimal128 keeps 34 significant digits.
+pub const DEC_DIGITS: u64 = 34;
+
+/// Encode a decimal as a `bson::Decimal128`, rounding to 34 significant digits
+/// (ties to even); too large becomes ±Infinity, too small 0.
+pub fn dec_to_decimal128(d: &Dec) -> Decimal128 {
+    let text = match d {
+        Dec::NaN => "NaN".to_string(),
+        Dec::Inf(true) => "Infinity".to_string(),
+        Dec::Inf(false) => "-Infinity".to_string(),
+        Dec::Finite(b) => {
+            let b = round_sig(b, DEC_DIGITS);
+            let (int, scale) = b.as_bigint_and_exponent();
+            let text = format!("{int}E{}", -scale);
+            if let Ok(v) = Decimal128::from_str(&text) {
+                return v;
+            }
+            // Out of the exponent range: below the smallest subnormal rounds to a
+            // representable scale, above the largest overflows.
+            if scale > 0 {
+                let r = b.with_scale_round(6176, bigdecimal::RoundingMode::HalfEven);
+                let (int, scale) = r.as_bigint_and_exponent();
+                format!("{int}E{}", -scale)
+            } else if b.sign() == bigdecimal::num_bigint::Sign::Minus {
+                "-Infinity".to_string()
+            } else {
+                "Infinity".to_string()
+            }
+        }
+    };
+    Decimal128::from_str(&text)
+        .or_else(|_| Decimal128::from_str("0"))
+        .unwrap_or_else(|_| Decimal128::from_bytes([0; 16]))
+}
+
+/// A decimal as a BSON value.
+pub fn dec_bson(d: &Dec) -> Bson {
+    Bson::Decimal128(dec_to_decimal128(d))
+}
+
+/// Round to `digits` significant digits, ties to even.
+pub fn round_sig(b: &BigDecimal, digits: u64) -> BigDecimal {
+    if b.digits() <= digits {
+        return b.clone();
+    }
+    match std::num::NonZeroU64::new(digits) {
+        Some(p) => b.with_precision_round(p, bigdecimal::RoundingMode::HalfEven),
+        None => b.clone(),
+    }
+}
+
+/// MongoDB's `Decimal128(double)`: 15 significant digits, trailing zeros kept
+/// (`2.5` → `2.50000000000000`). Used by `coerceToDecimal`, `$toDecimal`.
+pub fn f64_to_dec15(x: f64) -> Dec {
+    if x.is_nan() {
+        return Dec::NaN;
+    }
+    if x.is_infinite() {
+        return Dec::Inf(x > 0.0);
+    }
+    if x == 0.0 {
+        return Dec::Finite(BigDecimal::from(0));
+    }
+    BigDecimal::from_str(&format!("{x:.14e}")).map_or(Dec::NaN, Dec::Finite)
+}
+
+/// `Decimal128(double, kRoundTo34Digits)`: the exact binary value to 34 digits.
+pub fn f64_to_dec34(x: f64) -> Dec {
+    match f64_to_dec(x) {
+        Dec::Finite(b) => Dec::Finite(round_sig(&b, DEC_DIGITS)),
+        other => other,
+    }
+}
+
+/// A decimal as f64 (nearest).
+pub fn dec_to_f64(d: &Dec) -> f64 {
+    match d {
+        Dec::NaN => f64::NAN,
+        Dec::Inf(true) => f64::INFINITY,
+        Dec::Inf(false) => f64::NEG_INFINITY,
+        Dec::Finite(b) => b.to_string().parse::<f64>().unwrap_or(f64::NAN),
+    }
+}
+
+/// MongoDB's `coerceToDecimal`: integers exactly, doubles to 15 digits.
+pub fn coerce_dec(v: &Bson) -> Option<Dec> {
+    match v {
+        Bson::Double(x) => Some(f64_to_dec15(*x)),
+        other => to_dec(other),
+    }
+}
+
+/// Int32 if it fits, else Int64 (`Value::createIntOrLong`).
+pub fn int_or_long(i: i64) -> Bson {
+    match i32::try_from(i) {
+        Ok(x) => Bson::Int32(x),
+        Err(_) => Bson::Int64(i),
+    }
+}
+
+/// Numeric type width: Int32 < Int64 < Double < Decimal128 (`getWidestNumeric`).
+pub fn numeric_width(v: &Bson) -> Option<u8> {
+    match v {
+        Bson::Int32(_) => Some(0),
+        Bson::Int64(_) => Some(1),
+        Bson::Double(_) => Some(2),
+        Bson::Decimal128(_) => Some(3),
+        _ => None,
+    }
+}
+
+/// A numeric value as i64, truncating doubles/decimals (`coerceToLong`); saturates.
+pub fn coerce_i64(v: &Bson) -> Option<i64> {
+    match v {
+        Bson::Int32(x) => Some(i64::from(*x)),
+        Bson::Int64(x) => Some(*x),
+        Bson::Double(x) => Some(if x.is_nan() { 0 } else { *x as i64 }),
+        Bson::Decimal128(_) => to_f64(v).map(|x| if x.is_nan() { 0 } else { x as i64 }),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

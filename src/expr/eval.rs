@@ -1,0 +1,127 @@
+//! The compiled tree and its evaluator. Operators were resolved at compile
+//! time into function pointers (`Call`) or objects (`Special`); evaluation
+//! never looks at operator names.
+use super::path;
+use super::value::Value;
+use super::Scope;
+use crate::error::Result;
+use bson::{Bson, Document};
+use std::fmt::Debug;
+use std::sync::Arc;
+
+/// An operator over positional arguments: gets its name (for messages), its
+/// unevaluated arguments (so it may short-circuit) and the evaluation context.
+pub(crate) type EvalFn = fn(&'static str, &[Node], &mut Cx) -> Result<Value>;
+
+/// Operators with named arguments or their own variables.
+pub(crate) trait Special: Debug + Send + Sync {
+    fn eval(&self, cx: &mut Cx) -> Result<Value>;
+}
+
+/// Where a variable reference reads from.
+#[derive(Clone, Debug)]
+pub(crate) enum VarRef {
+    Root,
+    Current,
+    /// A slot of `$let`/`$map`/`$filter`/`$reduce`/... (index into `Cx::locals`).
+    Local(usize),
+    /// A user variable bound in the `Scope` (the `let` option).
+    User(String),
+    Now,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Node {
+    Const(Bson),
+    Missing,
+    /// A variable and a field path below it (`"$a.b"` is `Current` + `[a, b]`).
+    Var(VarRef, Vec<String>),
+    /// `{a: <expr>, ...}`; fields evaluating to missing are dropped.
+    Object(Vec<(String, Node)>),
+    /// `[<expr>, ...]`; missing elements become null.
+    Array(Vec<Node>),
+    Call(&'static str, EvalFn, Vec<Node>),
+    Special(Arc<dyn Special>),
+}
+
+/// Evaluation state for one document.
+pub(crate) struct Cx<'a> {
+    pub root: &'a Document,
+    /// `$$CURRENT` when it differs from `$$ROOT`.
+    pub current: Option<&'a Bson>,
+    pub scope: &'a Scope<'a>,
+    /// Local variable slots, pushed and popped by the binding operators.
+    pub locals: Vec<Value>,
+}
+
+impl<'a> Cx<'a> {
+    pub fn new(root: &'a Document, current: Option<&'a Bson>, scope: &'a Scope<'a>) -> Cx<'a> {
+        Cx {
+            root,
+            current,
+            scope,
+            locals: Vec::new(),
+        }
+    }
+
+    pub fn eval(&mut self, node: &Node) -> Result<Value> {
+        match node {
+            Node::Const(v) => Ok(Some(v.clone())),
+            Node::Missing => Ok(None),
+            Node::Var(var, p) => Ok(self.read_var(var, p)),
+            Node::Object(fields) => {
+                let mut out = Document::new();
+                for (k, e) in fields {
+                    if let Some(v) = self.eval(e)? {
+                        out.insert(k.clone(), v);
+                    }
+                }
+                Ok(Some(Bson::Document(out)))
+            }
+            Node::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for e in items {
+                    out.push(self.eval(e)?.unwrap_or(Bson::Null));
+                }
+                Ok(Some(Bson::Array(out)))
+            }
+            Node::Call(name, f, args) => f(name, args, self),
+            Node::Special(s) => s.eval(self),
+        }
+    }
+
+    /// Evaluate every argument, in order.
+    pub fn eval_all(&mut self, args: &[Node]) -> Result<Vec<Value>> {
+        args.iter().map(|a| self.eval(a)).collect()
+    }
+
+    fn read_var(&self, var: &VarRef, p: &[String]) -> Value {
+        match var {
+            VarRef::Root => path::lookup_doc(self.root, p),
+            VarRef::Current => match self.current {
+                None => path::lookup_doc(self.root, p),
+                Some(c) => path::lookup(c, p),
+            },
+            VarRef::Local(i) => match self.locals.get(*i) {
+                Some(Some(v)) => path::lookup(v, p),
+                _ => None,
+            },
+            VarRef::User(name) => self.scope.var(name).and_then(|v| path::lookup(v, p)),
+            VarRef::Now => {
+                if p.is_empty() {
+                    Some(Bson::DateTime(self.scope.run.now))
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// Set a slot that is already in scope (loop variables of `$map`/`$filter`/`$reduce`).
+    pub fn set_local(&mut self, slot: usize, value: Value) {
+        if self.locals.len() <= slot {
+            self.locals.resize(slot + 1, None);
+        }
+        self.locals[slot] = value;
+    }
+}

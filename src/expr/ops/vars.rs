@@ -1,0 +1,329 @@
+//! Operators that bind variables: `$let`, `$map`, `$filter`, `$reduce`.
+//! Names are resolved to local slots at compile time (see `Compiler::bind`).
+//! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/let/
+use crate::error::Result;
+use crate::expr::compile::Compiler;
+use crate::expr::eval::{Cx, Node, Special};
+use crate::expr::value::{as_i32_exact, err, nullish, num_str, show, tname, truthy_v, Value};
+use bson::{Bson, Document};
+use std::sync::Arc;
+
+fn object_arg<'b>(a: &'b Bson, code: i32, msg: &str) -> Result<&'b Document> {
+    match a {
+        Bson::Document(d) => Ok(d),
+        _ => Err(err(code, msg)),
+    }
+}
+
+#[derive(Debug)]
+struct Let {
+    first_slot: usize,
+    vars: Vec<Node>,
+    body: Node,
+}
+
+impl Special for Let {
+    fn eval(&self, cx: &mut Cx) -> Result<Value> {
+        // Every value is computed with only the outer variables in scope.
+        let mut values = Vec::with_capacity(self.vars.len());
+        for v in &self.vars {
+            values.push(cx.eval(v)?);
+        }
+        let saved = cx.locals.len();
+        for (i, v) in values.into_iter().enumerate() {
+            cx.set_local(self.first_slot + i, v);
+        }
+        let out = cx.eval(&self.body);
+        cx.locals.truncate(saved);
+        out
+    }
+}
+
+pub(crate) fn c_let(_: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node> {
+    let d = object_arg(a, 16874, "$let only supports an object as its argument")?;
+    let (mut vars, mut body) = (None, None);
+    for (k, v) in d {
+        match k.as_str() {
+            "vars" => vars = Some(v),
+            "in" => body = Some(v),
+            _ => return Err(err(16875, format!("Unrecognized parameter to $let: {k}"))),
+        }
+    }
+    let vars = vars.ok_or_else(|| err(16876, "Missing 'vars' parameter to $let"))?;
+    let body = body.ok_or_else(|| err(16877, "Missing 'in' parameter to $let"))?;
+    let Bson::Document(vars) = vars else {
+        return Err(err(
+            10065,
+            format!("invalid parameter: expected an object (vars)"),
+        ));
+    };
+    let mut nodes = Vec::with_capacity(vars.len());
+    for (_, v) in vars {
+        nodes.push(c.operand(v)?);
+    }
+    let first_slot = c.next_slot();
+    for (name, _) in vars {
+        c.bind(name)?;
+    }
+    let body = c.operand(body);
+    c.unbind(vars.len());
+    Ok(Node::Special(Arc::new(Let {
+        first_slot,
+        vars: nodes,
+        body: body?,
+    })))
+}
+
+/// `as` names the element variable (default `this`).
+fn as_name(v: Option<&Bson>) -> Result<String> {
+    match v {
+        None => Ok("this".to_string()),
+        Some(Bson::String(s)) => Ok(s.clone()),
+        // MongoDB reads `as` with BSONElement::str(), which is "" for non-strings.
+        Some(_) => Ok(String::new()),
+    }
+}
+
+#[derive(Debug)]
+struct Map {
+    input: Node,
+    slot: usize,
+    body: Node,
+}
+
+impl Special for Map {
+    fn eval(&self, cx: &mut Cx) -> Result<Value> {
+        let input = cx.eval(&self.input)?;
+        if nullish(&input) {
+            return Ok(Some(Bson::Null));
+        }
+        let Some(Bson::Array(items)) = input else {
+            return Err(err(
+                16883,
+                format!("input to $map must be an array not {}", tname(&input)),
+            ));
+        };
+        let saved = cx.locals.len();
+        let mut out = Vec::with_capacity(items.len());
+        let mut result = Ok(());
+        for item in items {
+            cx.set_local(self.slot, Some(item));
+            match cx.eval(&self.body) {
+                Ok(v) => out.push(v.unwrap_or(Bson::Null)),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        cx.locals.truncate(saved);
+        result.map(|_| Some(Bson::Array(out)))
+    }
+}
+
+pub(crate) fn c_map(_: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node> {
+    let d = object_arg(a, 16878, "$map only supports an object as its argument")?;
+    let (mut input, mut as_, mut body) = (None, None, None);
+    for (k, v) in d {
+        match k.as_str() {
+            "input" => input = Some(v),
+            "as" => as_ = Some(v),
+            "in" => body = Some(v),
+            _ => return Err(err(16879, format!("Unrecognized parameter to $map: {k}"))),
+        }
+    }
+    let input = input.ok_or_else(|| err(16880, "Missing 'input' parameter to $map"))?;
+    let body = body.ok_or_else(|| err(16882, "Missing 'in' parameter to $map"))?;
+    let input = c.operand(input)?;
+    let slot = c.bind(&as_name(as_)?)?;
+    let body = c.operand(body);
+    c.unbind(1);
+    Ok(Node::Special(Arc::new(Map {
+        input,
+        slot,
+        body: body?,
+    })))
+}
+
+#[derive(Debug)]
+struct Filter {
+    input: Node,
+    slot: usize,
+    cond: Node,
+    limit: Option<Node>,
+}
+
+impl Special for Filter {
+    fn eval(&self, cx: &mut Cx) -> Result<Value> {
+        let input = cx.eval(&self.input)?;
+        if nullish(&input) {
+            return Ok(Some(Bson::Null));
+        }
+        let Some(Bson::Array(items)) = input else {
+            return Err(err(
+                28651,
+                format!("input to $filter must be an array not {}", tname(&input)),
+            ));
+        };
+        let mut limit = usize::MAX;
+        if let Some(l) = &self.limit {
+            let lv = cx.eval(l)?;
+            if !nullish(&lv) {
+                let Some(n) = lv.as_ref().and_then(as_i32_exact) else {
+                    return Err(err(
+                        327391,
+                        format!(
+                            "$filter: limit must be represented as a 32-bit integral value: {}",
+                            lv.as_ref().map_or_else(|| show(&lv), num_str)
+                        ),
+                    ));
+                };
+                if n < 1 {
+                    return Err(err(
+                        327392,
+                        format!("$filter: limit must be greater than 0: {n}"),
+                    ));
+                }
+                limit = n as usize;
+            }
+        }
+        let saved = cx.locals.len();
+        let mut out = Vec::new();
+        let mut result = Ok(());
+        for item in items {
+            if out.len() >= limit {
+                break;
+            }
+            cx.set_local(self.slot, Some(item.clone()));
+            match cx.eval(&self.cond) {
+                Ok(v) => {
+                    if truthy_v(&v) {
+                        out.push(item);
+                    }
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        cx.locals.truncate(saved);
+        result.map(|_| Some(Bson::Array(out)))
+    }
+}
+
+pub(crate) fn c_filter(_: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node> {
+    let d = object_arg(a, 28646, "$filter only supports an object as its argument")?;
+    let (mut input, mut as_, mut cond, mut limit) = (None, None, None, None);
+    for (k, v) in d {
+        match k.as_str() {
+            "input" => input = Some(v),
+            "as" => as_ = Some(v),
+            "cond" => cond = Some(v),
+            "limit" => limit = Some(v),
+            _ => {
+                return Err(err(
+                    28647,
+                    format!("Unrecognized parameter to $filter: {k}"),
+                ))
+            }
+        }
+    }
+    let input = input.ok_or_else(|| err(28648, "Missing 'input' parameter to $filter"))?;
+    let cond = cond.ok_or_else(|| err(28650, "Missing 'cond' parameter to $filter"))?;
+    let input = c.operand(input)?;
+    let limit = limit.map(|l| c.operand(l)).transpose()?;
+    let slot = c.bind(&as_name(as_)?)?;
+    let cond = c.operand(cond);
+    c.unbind(1);
+    Ok(Node::Special(Arc::new(Filter {
+        input,
+        slot,
+        cond: cond?,
+        limit,
+    })))
+}
+
+#[derive(Debug)]
+struct Reduce {
+    input: Node,
+    initial: Node,
+    this_slot: usize,
+    value_slot: usize,
+    body: Node,
+}
+
+impl Special for Reduce {
+    fn eval(&self, cx: &mut Cx) -> Result<Value> {
+        let input = cx.eval(&self.input)?;
+        if nullish(&input) {
+            return Ok(Some(Bson::Null));
+        }
+        let Some(Bson::Array(items)) = input else {
+            return Err(err(
+                40080,
+                format!(
+                    "$reduce requires that 'input' be an array, found: {}",
+                    show(&input)
+                ),
+            ));
+        };
+        let mut acc = cx.eval(&self.initial)?;
+        let saved = cx.locals.len();
+        let mut result = Ok(());
+        for item in items {
+            cx.set_local(self.this_slot, Some(item));
+            cx.set_local(self.value_slot, acc.take());
+            match cx.eval(&self.body) {
+                Ok(v) => acc = v,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        cx.locals.truncate(saved);
+        result.map(|_| acc)
+    }
+}
+
+pub(crate) fn c_reduce(_: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node> {
+    let Bson::Document(d) = a else {
+        return Err(err(
+            40075,
+            format!(
+                "$reduce requires an object as an argument, found: {}",
+                tname(&Some(a.clone()))
+            ),
+        ));
+    };
+    let (mut input, mut initial, mut body) = (None, None, None);
+    for (k, v) in d {
+        match k.as_str() {
+            "input" => input = Some(c.operand(v)?),
+            "initialValue" => initial = Some(c.operand(v)?),
+            "in" => body = Some(v),
+            _ => {
+                return Err(err(
+                    40076,
+                    format!("$reduce found an unknown argument: {k}"),
+                ))
+            }
+        }
+    }
+    let input = input.ok_or_else(|| err(40077, "$reduce requires 'input' to be specified"))?;
+    let initial =
+        initial.ok_or_else(|| err(40078, "$reduce requires 'initialValue' to be specified"))?;
+    let body = body.ok_or_else(|| err(40079, "$reduce requires 'in' to be specified"))?;
+    let this_slot = c.bind("this")?;
+    let value_slot = c.bind("value")?;
+    let body = c.operand(body);
+    c.unbind(2);
+    Ok(Node::Special(Arc::new(Reduce {
+        input,
+        initial,
+        this_slot,
+        value_slot,
+        body: body?,
+    })))
+}

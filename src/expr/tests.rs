@@ -1,0 +1,119 @@
+//! Unit tests of the expression engine (compile + evaluate directly).
+use super::*;
+use bson::{bson, doc, Bson};
+
+fn eval_on(spec: Bson, d: Document) -> Result<Option<Bson>> {
+    let run = RunCtx::default();
+    let scope = Scope::new(&run);
+    Expr::compile(&spec, &CompileCtx::default())?.evaluate(&d, &scope)
+}
+
+fn ev(spec: Bson) -> Option<Bson> {
+    match eval_on(spec.clone(), doc! {}) {
+        Ok(v) => v,
+        Err(e) => panic!("{spec:?}: {e}"),
+    }
+}
+
+fn code(spec: Bson) -> i32 {
+    match eval_on(spec.clone(), doc! {}) {
+        Ok(v) => panic!("{spec:?} gave {v:?}"),
+        Err(e) => e.code,
+    }
+}
+
+#[test]
+fn field_paths_through_arrays() {
+    let d = doc! {"a": [{"b": 1}, {"b": 2}, {"c": 3}], "x": {"0": 5}, "n": [[{"b": 9}]]};
+    assert_eq!(
+        eval_on(bson!("$a.b"), d.clone()).ok().flatten(),
+        Some(bson!([1, 2]))
+    );
+    assert_eq!(
+        eval_on(bson!("$x.0"), d.clone()).ok().flatten(),
+        Some(bson!(5))
+    );
+    assert_eq!(
+        eval_on(bson!("$n.b"), d.clone()).ok().flatten(),
+        Some(bson!([]))
+    );
+    assert_eq!(eval_on(bson!("$nope"), d).ok().flatten(), None);
+}
+
+#[test]
+fn arithmetic_types() {
+    assert_eq!(ev(bson!({"$add": [1, 2]})), Some(bson!(3)));
+    assert_eq!(
+        ev(bson!({"$add": [2147483647i32, 1]})),
+        Some(Bson::Int64(2147483648))
+    );
+    assert_eq!(
+        ev(bson!({"$add": [i64::MAX, 1]})),
+        Some(Bson::Double(9.223372036854776e18))
+    );
+    assert_eq!(ev(bson!({"$add": [1, 1.5]})), Some(bson!(2.5)));
+    assert_eq!(ev(bson!({"$add": [1, null]})), Some(Bson::Null));
+    assert_eq!(
+        ev(bson!({"$multiply": [2147483647i32, 2]})),
+        Some(Bson::Int64(4294967294))
+    );
+    assert_eq!(ev(bson!({"$divide": [1, 2]})), Some(bson!(0.5)));
+    assert_eq!(code(bson!({"$divide": [1, 0]})), 2);
+    assert_eq!(code(bson!({"$add": ["a", 1]})), 14);
+    assert_eq!(ev(bson!({"$mod": [7, 3]})), Some(bson!(1)));
+    assert_eq!(ev(bson!({"$pow": [2, 10]})), Some(bson!(1024)));
+    assert_eq!(ev(bson!({"$round": [2.5, 0]})), Some(bson!(2.0)));
+    assert_eq!(ev(bson!({"$round": [1234, -2]})), Some(bson!(1200)));
+    assert_eq!(ev(bson!({"$subtract": [5, 7]})), Some(bson!(-2)));
+}
+
+#[test]
+fn decimal_arithmetic() {
+    let d = |s: &str| Bson::Decimal128(s.parse().unwrap_or_else(|_| panic!("{s}")));
+    assert_eq!(ev(bson!({"$add": [d("1.1"), d("2.20")]})), Some(d("3.30")));
+    assert_eq!(
+        ev(bson!({"$divide": [d("1"), d("3")]})),
+        Some(d("0.3333333333333333333333333333333333"))
+    );
+    assert_eq!(ev(bson!({"$divide": [d("10"), 4]})), Some(d("2.5")));
+    assert_eq!(ev(bson!({"$multiply": [d("1.5"), 2]})), Some(d("3.0")));
+    assert_eq!(ev(bson!({"$sqrt": d("4")})), Some(d("2")));
+}
+
+#[test]
+fn variables_and_scopes() {
+    let e = bson!({"$let": {"vars": {"x": 2, "y": {"$add": [1, 1]}}, "in": {"$multiply": ["$$x", "$$y"]}}});
+    assert_eq!(ev(e), Some(bson!(4)));
+    let m = bson!({"$map": {"input": [1, 2, 3], "as": "v", "in": {"$add": ["$$v", 1]}}});
+    assert_eq!(ev(m), Some(bson!([2, 3, 4])));
+    let f = bson!({"$filter": {"input": [1, 2, 3, 4], "cond": {"$gt": ["$$this", 2]}}});
+    assert_eq!(ev(f), Some(bson!([3, 4])));
+    let r = bson!({"$reduce": {"input": [1, 2, 3], "initialValue": 0, "in": {"$add": ["$$value", "$$this"]}}});
+    assert_eq!(ev(r), Some(bson!(6)));
+    assert_eq!(code(bson!("$$nope")), 17276);
+    let run = RunCtx::default();
+    let scope = Scope::new(&run).with_var("lim", bson!(3));
+    let ctx = CompileCtx::with_variables(["lim"]);
+    let e = Expr::compile(&bson!({"$lt": ["$a", "$$lim"]}), &ctx).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        e.evaluate(&doc! {"a": 1}, &scope).ok().flatten(),
+        Some(bson!(true))
+    );
+    assert_eq!(ev(bson!("$$NOW")), Some(Bson::DateTime(run.now)));
+    assert_eq!(ev(bson!({"a": "$$REMOVE", "b": 1})), Some(bson!({"b": 1})));
+}
+
+#[test]
+fn compile_errors() {
+    assert_eq!(code(bson!({"$foo": 1})), 168);
+    assert_eq!(code(bson!({"$add": 1, "a": 1})), 15983);
+    assert_eq!(code(bson!({"$subtract": [1]})), 16020);
+    assert_eq!(code(bson!({"$slice": [1]})), 28667);
+}
+
+#[test]
+fn comparison_missing_vs_null() {
+    assert_eq!(ev(bson!({"$eq": ["$nope", null]})), Some(bson!(false)));
+    assert_eq!(ev(bson!({"$lt": ["$nope", null]})), Some(bson!(true)));
+    assert_eq!(ev(bson!({"$cmp": [1, 1.0]})), Some(bson!(0)));
+}
