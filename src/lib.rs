@@ -13,6 +13,7 @@ pub mod output;
 pub mod projection;
 pub mod query;
 pub mod shell;
+pub mod tutorial;
 pub mod update;
 pub mod value;
 #[cfg(target_arch = "wasm32")]

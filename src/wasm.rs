@@ -47,3 +47,22 @@ pub fn format(text: &str) -> Result<JsValue, JsError> {
     };
     to_js(&json)
 }
+
+/// Run a tutorial step and compare the outcome with its check (the step's
+/// `check` object as JSON text): `{ok, differences: [...]}`, or `{error}` when
+/// the check itself is malformed.
+#[wasm_bindgen]
+pub fn check_step(
+    check_json: &str,
+    db: &str,
+    script: &str,
+    now_millis: f64,
+    seed: f64,
+) -> Result<JsValue, JsError> {
+    let run = RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64);
+    let json = match crate::tutorial::check_step(check_json, db, script, &run) {
+        Ok(diffs) => serde_json::json!({ "ok": diffs.is_empty(), "differences": diffs }),
+        Err(e) => serde_json::json!({ "error": e.to_string() }),
+    };
+    to_js(&json)
+}
