@@ -153,3 +153,38 @@ fn configuration_forms() {
     );
     assert_eq!(got[1], ("other".to_string(), vec![]));
 }
+
+/// Nesting up to the reader's limit works everywhere (in a debug build's 2 MB
+/// test thread), and one level more is a clear error, not a stack overflow.
+#[test]
+fn deep_nesting_up_to_the_limit() {
+    let levels = mqlplay::shell::parser::MAX_DEPTH - 4; // the call chain uses a few
+    let half = levels / 2;
+    let src = format!(
+        "db.x.insertOne({}1{})",
+        "{a: [".repeat(half),
+        "]}".repeat(half)
+    );
+    let script = parse_script(&src).expect("parses");
+    let StmtKind::Expr(n) = &script.stmts[0].kind else {
+        panic!()
+    };
+    let NodeKind::Call { args, .. } = &n.kind else {
+        panic!()
+    };
+    with_ctx(|ctx| lower(&args[0], ctx)).expect("lowers");
+    mqlplay::shell::format_script(&src).expect("formats");
+    let cfg = format!("[{}1{}]", "{a: [".repeat(half - 1), "]}".repeat(half - 1));
+    with_ctx(|ctx| parse_database(&cfg, ctx)).expect("reads");
+    let too_deep = format!(
+        "x = {}1{}",
+        "[".repeat(mqlplay::shell::parser::MAX_DEPTH + 1),
+        "]".repeat(mqlplay::shell::parser::MAX_DEPTH + 1)
+    );
+    let err = parse_script(&too_deep).expect_err("too deep");
+    assert!(
+        err.message.contains("nesting is too deep"),
+        "{}",
+        err.message
+    );
+}

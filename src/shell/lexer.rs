@@ -169,6 +169,21 @@ impl<'a> Lexer<'a> {
                     ));
                 }
             }
+            // Brackets and separators never start a longer operator.
+            b'{' | b'}' | b'[' | b']' | b'(' | b')' | b',' | b':' | b';' => {
+                self.pos = start + 1;
+                Tok::Punct(match b {
+                    b'{' => "{",
+                    b'}' => "}",
+                    b'[' => "[",
+                    b']' => "]",
+                    b'(' => "(",
+                    b')' => ")",
+                    b',' => ",",
+                    b':' => ":",
+                    _ => ";",
+                })
+            }
             _ => {
                 let rest = &self.bytes[start..];
                 let found = PUNCTS.iter().find(|p| rest.starts_with(p.as_bytes()));
@@ -194,7 +209,7 @@ impl<'a> Lexer<'a> {
             }
         };
         self.regex_ok = match &tok {
-            Tok::Ident(w) => REGEX_AFTER_WORDS.contains(w),
+            Tok::Ident(w) => w.len() <= 10 && REGEX_AFTER_WORDS.contains(w),
             Tok::Punct(p) => !matches!(*p, ")" | "]" | "}" | "++" | "--"),
             _ => false,
         };

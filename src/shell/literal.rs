@@ -4,7 +4,7 @@
 use super::ast::{Node, NodeKind, Property};
 use super::lexer::Tok;
 use super::lower::{is_extjson_key, lower, LowerCtx};
-use super::number::{js_number_to_string, number_literal, NumLit};
+use super::number::{js_number_to_string, number_literal, typed_number, NumLit};
 use super::parser::Parser;
 use crate::error::{Error, Result, Span};
 use bson::{Bson, Document};
@@ -161,6 +161,21 @@ impl<'a> Parser<'a> {
     /// through the tree and `lower`, so the result is identical.
     pub(crate) fn literal_value(&mut self, ctx: &LowerCtx) -> Result<Bson> {
         let start = self.tok.span.start;
+        if let Some(v) = self.scalar()? {
+            if !matches!(self.tok.tok, Tok::Punct("." | "[" | "(" | "?." | "=>")) {
+                return Ok(v);
+            }
+            // Rare in data (`'abc'.length`): continue as a tree.
+            let mut node = Node {
+                kind: NodeKind::Value(v),
+                span: Span::new(start, self.prev_end),
+            };
+            let saved = self.depth;
+            let r = self.postfix_ops(&mut node, true);
+            self.depth = saved;
+            r?;
+            return lower(&node, ctx);
+        }
         let v = if self.tok.is_punct("{") {
             self.direct_object(ctx)?
         } else if self.tok.is_punct("[") {
@@ -177,6 +192,27 @@ impl<'a> Parser<'a> {
             return Err(Error::not_supported("calling or indexing a literal in data").at(span));
         }
         Ok(v)
+    }
+
+    /// A string, plain number, boolean or null token, consumed; `None` (nothing
+    /// consumed) for anything else.
+    fn scalar(&mut self) -> Result<Option<Bson>> {
+        let v = match &self.tok.tok {
+            Tok::Str(_) => match self.bump()?.tok {
+                Tok::Str(s) => return Ok(Some(Bson::String(s.into_owned()))),
+                _ => return Ok(None),
+            },
+            Tok::Num(text) => match number_literal(text) {
+                Some(NumLit::Float(f)) => typed_number(f),
+                _ => return Ok(None),
+            },
+            Tok::Ident("true") => Bson::Boolean(true),
+            Tok::Ident("false") => Bson::Boolean(false),
+            Tok::Ident("null") => Bson::Null,
+            _ => return Ok(None),
+        };
+        self.bump()?;
+        Ok(Some(v))
     }
 
     fn direct_object(&mut self, ctx: &LowerCtx) -> Result<Bson> {

@@ -256,11 +256,10 @@ impl<'a> Parser<'a> {
         Ok(Some(stmt))
     }
 
+    /// An expression. Nesting is counted where recursion happens (brackets,
+    /// parentheses, unary signs, `new`, postfix chains), one level each.
     pub(crate) fn expr(&mut self) -> Result<Node> {
-        self.enter(self.tok.span)?;
-        let r = self.unary();
-        self.depth -= 1;
-        r
+        self.unary()
     }
 
     /// Unary `-`/`+`; signs on number literals fold into the value.
@@ -269,29 +268,10 @@ impl<'a> Parser<'a> {
             return self.postfix();
         }
         let op = self.bump()?;
-        let neg = op.is_punct("-");
-        let operand = self.expr()?;
-        let span = op.span.to(operand.span);
-        let kind = match operand.kind {
-            NodeKind::Value(Bson::Int32(i)) => {
-                NodeKind::Value(typed_number(if neg { -f64::from(i) } else { f64::from(i) }))
-            }
-            NodeKind::Value(Bson::Double(d)) => {
-                NodeKind::Value(typed_number(if neg { -d } else { d }))
-            }
-            // BigInt literals (`10n`) are Int64.
-            NodeKind::Value(Bson::Int64(i)) if neg => match i.checked_neg() {
-                Some(n) => NodeKind::Value(Bson::Int64(n)),
-                None => return Err(Error::bad_value("BigInt out of the 64-bit range").at(span)),
-            },
-            NodeKind::Value(Bson::Int64(i)) => NodeKind::Value(Bson::Int64(i)),
-            kind if neg => NodeKind::Neg(Box::new(Node {
-                kind,
-                span: operand.span,
-            })),
-            _ => return Err(Error::not_supported("unary + on anything but a number").at(op.span)),
-        };
-        Ok(Node { kind, span })
+        self.enter(op.span)?;
+        let operand = self.expr();
+        self.depth -= 1;
+        fold_sign(op.span, op.is_punct("-"), operand?)
     }
 
     /// A primary expression followed by `.name`, `[index]` and `(args)`.
@@ -304,7 +284,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Apply postfix operators to `node`; calls only when `calls` (not inside `new X.Y`).
-    fn postfix_ops(&mut self, node: &mut Node, calls: bool) -> Result<()> {
+    pub(super) fn postfix_ops(&mut self, node: &mut Node, calls: bool) -> Result<()> {
         loop {
             let start = node.span.start;
             let kind = if self.tok.is_punct(".") {
@@ -372,7 +352,22 @@ impl<'a> Parser<'a> {
         Ok(args)
     }
 
+    /// A literal, a name, or a bracketed/parenthesised expression. The
+    /// recursive cases are dispatched here so that this frame stays small (the
+    /// nesting limit must fit in a debug build's test-thread stack).
     fn primary(&mut self) -> Result<Node> {
+        match &self.tok.tok {
+            Tok::Punct("{") => self.object(),
+            Tok::Punct("[") => self.array(),
+            Tok::Punct("(") => self.parenthesised(),
+            Tok::Ident("new") => self.new_expr(),
+            _ => self.atom(),
+        }
+    }
+
+    /// A token that is a whole expression: number, string, regex, name.
+    #[inline(never)]
+    fn atom(&mut self) -> Result<Node> {
         let span = self.tok.span;
         let kind = match &self.tok.tok {
             Tok::Num(text) => {
@@ -400,7 +395,6 @@ impl<'a> Parser<'a> {
             Tok::Ident(word) => {
                 let word = *word;
                 let kind = match word {
-                    "new" => return self.new_expr(),
                     "true" | "false" => NodeKind::Value(Bson::Boolean(word == "true")),
                     "null" => NodeKind::Value(Bson::Null),
                     "undefined" => NodeKind::Undefined,
@@ -415,30 +409,31 @@ impl<'a> Parser<'a> {
                 self.bump()?;
                 kind
             }
-            Tok::Punct("{") => return self.object(),
-            Tok::Punct("[") => return self.array(),
-            Tok::Punct("(") => {
-                let open = self.bump()?;
-                if self.tok.is_punct(")") {
-                    return Err(
-                        Error::not_supported("arrow functions").at(open.span.to(self.tok.span))
-                    );
-                }
-                let mut inner = self.expr()?;
-                if self.tok.is_punct(",") {
-                    return Err(Error::not_supported("the comma operator").at(self.tok.span));
-                }
-                self.expect(")", "missing ) in parenthetical")?;
-                // Keep the parentheses in the span so errors underline them too.
-                inner.span = Span::new(open.span.start, self.prev_end);
-                return Ok(inner);
-            }
             _ => return Err(self.unexpected()),
         };
         Ok(Node {
             kind,
             span: Span::new(span.start, self.prev_end),
         })
+    }
+
+    /// `( expr )`.
+    fn parenthesised(&mut self) -> Result<Node> {
+        let open = self.bump()?;
+        if self.tok.is_punct(")") {
+            return Err(Error::not_supported("arrow functions").at(open.span.to(self.tok.span)));
+        }
+        self.enter(open.span)?;
+        let inner = self.expr();
+        self.depth -= 1;
+        let mut inner = inner?;
+        if self.tok.is_punct(",") {
+            return Err(Error::not_supported("the comma operator").at(self.tok.span));
+        }
+        self.expect(")", "missing ) in parenthetical")?;
+        // Keep the parentheses in the span so errors underline them too.
+        inner.span = Span::new(open.span.start, self.prev_end);
+        Ok(inner)
     }
 
     /// `new Callee.path(args)`; `new X` without parentheses has no arguments.
@@ -471,6 +466,31 @@ impl<'a> Parser<'a> {
         self.depth -= 1;
         r
     }
+}
+
+/// `-x` / `+x`: numbers fold into the literal (typed again, so `-2147483648`
+/// is Int32 and `-0` a Double), other operands become `Neg`.
+#[inline(never)]
+fn fold_sign(op: Span, neg: bool, operand: Node) -> Result<Node> {
+    let span = op.to(operand.span);
+    let kind = match operand.kind {
+        NodeKind::Value(Bson::Int32(i)) => {
+            NodeKind::Value(typed_number(if neg { -f64::from(i) } else { f64::from(i) }))
+        }
+        NodeKind::Value(Bson::Double(d)) => NodeKind::Value(typed_number(if neg { -d } else { d })),
+        // BigInt literals (`10n`) are Int64.
+        NodeKind::Value(Bson::Int64(i)) if neg => match i.checked_neg() {
+            Some(n) => NodeKind::Value(Bson::Int64(n)),
+            None => return Err(Error::bad_value("BigInt out of the 64-bit range").at(span)),
+        },
+        NodeKind::Value(Bson::Int64(i)) => NodeKind::Value(Bson::Int64(i)),
+        kind if neg => NodeKind::Neg(Box::new(Node {
+            kind,
+            span: operand.span,
+        })),
+        _ => return Err(Error::not_supported("unary + on anything but a number").at(op)),
+    };
+    Ok(Node { kind, span })
 }
 
 fn take(node: &mut Node) -> Node {
