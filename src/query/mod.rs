@@ -1,42 +1,144 @@
-//! Query filters: compiled once from a filter document, then matched against
-//! documents. Also the shared sort specification.
+//! Query filters: compiled once from a filter document into a matcher tree,
+//! then matched against documents by borrowing them. Also the shared sort
+//! specification and the upsert seed.
+mod filter;
+mod matcher;
+mod ops;
 pub mod sort;
+mod upsert;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::expr::{CompileCtx, Scope};
-use bson::Document;
+use bson::{Bson, Document};
+use filter::{Level, Parser};
+use matcher::{Node, Root};
 
 /// A compiled filter.
 #[derive(Clone, Debug)]
 pub struct Filter {
-    empty: bool,
+    root: Node,
+    /// The filter's equality conditions, in order, for upserts.
+    equalities: Vec<(String, Bson)>,
 }
 
 impl Filter {
-    pub fn compile(filter: &Document, _ctx: &CompileCtx) -> Result<Filter> {
-        if filter.is_empty() {
-            Ok(Filter { empty: true })
-        } else {
-            Err(Error::not_supported("query filters"))
-        }
+    pub fn compile(filter: &Document, ctx: &CompileCtx) -> Result<Filter> {
+        let root = Parser { ctx }.parse_doc(filter, Level::Top)?;
+        Ok(Filter {
+            root,
+            equalities: upsert::equalities(filter),
+        })
+    }
+
+    /// True when the filter matches every document (`{}`), so callers can skip matching.
+    pub fn matches_everything(&self) -> bool {
+        matches!(self.root, Node::True)
     }
 
     pub fn matches(&self, doc: &Document, scope: &Scope) -> Result<bool> {
-        Ok(self.matches_at(doc, scope)?.is_some())
+        self.root.matches(Root::Doc(doc), Some(scope), &mut None)
     }
 
     /// Match and report the array position the positional `$` operator would use:
     /// `None` = no match, `Some(None)` = match without a position.
-    pub fn matches_at(&self, _doc: &Document, _scope: &Scope) -> Result<Option<Option<usize>>> {
-        if self.empty {
-            Ok(Some(None))
-        } else {
-            Err(Error::not_supported("query filters"))
-        }
+    pub fn matches_at(&self, doc: &Document, scope: &Scope) -> Result<Option<Option<usize>>> {
+        let mut pos = None;
+        Ok(self
+            .root
+            .matches(Root::Doc(doc), Some(scope), &mut pos)?
+            .then_some(pos))
     }
 
-    /// The document an upsert starts from: the filter's equality conditions.
+    /// The document an upsert starts from: the filter's equality conditions
+    /// (`{a: 1}`, `{a: {$eq: 1}}`, `{a: {$in: [1]}}`, inside `$and`), dotted
+    /// paths as sub-documents. Two conditions on one path (or a path and its
+    /// prefix) fail with NotSingleValueField, as in MongoDB.
     pub fn upsert_seed(&self) -> Result<Document> {
-        Ok(Document::new())
+        upsert::seed(&self.equalities)
+    }
+}
+
+/// A compiled `$elemMatch` argument on its own (the find projection operator).
+#[derive(Clone, Debug)]
+pub struct ElemMatch {
+    pred: matcher::Pred,
+}
+
+impl ElemMatch {
+    /// Compile `{$elemMatch: arg}`'s argument; `$expr`/`$where`/`$text` are refused.
+    pub fn compile(arg: &Bson, ctx: &CompileCtx) -> Result<ElemMatch> {
+        Ok(ElemMatch {
+            pred: ops::array::compile_elem_match(&Parser { ctx }, arg)?,
+        })
+    }
+
+    /// The index of the first matching element, if `value` is an array with one.
+    pub fn first_match(&self, value: &Bson) -> Option<usize> {
+        let mut pos = None;
+        self.pred
+            .matches(Some(value), &mut pos)
+            .then_some(pos)
+            .flatten()
+    }
+}
+
+/// Does the filter have a condition on a path whose first component is
+/// `field`? (A positional projection `field.$` needs one.)
+pub fn filter_mentions_field(filter: &Document, field: &str) -> bool {
+    filter.iter().any(|(k, v)| match k.as_str() {
+        "$and" | "$or" | "$nor" => match v {
+            Bson::Array(items) => items.iter().any(|i| match i {
+                Bson::Document(d) => filter_mentions_field(d, field),
+                _ => false,
+            }),
+            _ => false,
+        },
+        k if k.starts_with('$') => false,
+        k => k.split('.').next() == Some(field),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::RunCtx;
+    use bson::doc;
+
+    fn matches(filter: Document, d: Document) -> bool {
+        let run = RunCtx::default();
+        let f = Filter::compile(&filter, &CompileCtx::default())
+            .unwrap_or_else(|e| panic!("{filter}: {e}"));
+        f.matches(&d, &Scope::new(&run))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn arrays_and_null() {
+        assert!(matches(doc! {"a": 5}, doc! {"a": [5, 6]}));
+        assert!(matches(doc! {"a": [5, 6]}, doc! {"a": [5, 6]}));
+        assert!(matches(doc! {"a": [5, 6]}, doc! {"a": [[5, 6], 7]}));
+        assert!(!matches(doc! {"a": [6, 5]}, doc! {"a": [5, 6]}));
+        assert!(matches(doc! {"a": null}, doc! {"b": 1}));
+        assert!(matches(doc! {"a": null}, doc! {"a": [1, null]}));
+        assert!(!matches(doc! {"a": {"$ne": 5}}, doc! {"a": [5, 6]}));
+        assert!(matches(doc! {"a.b": 1}, doc! {"a": [{"b": 2}, {"b": 1}]}));
+        assert!(matches(doc! {"a.1": 6}, doc! {"a": [5, 6]}));
+        assert!(!matches(doc! {"a": {"$gt": 5}}, doc! {"a": "x"}));
+    }
+
+    #[test]
+    fn positions() {
+        let run = RunCtx::default();
+        let scope = Scope::new(&run);
+        let f = Filter::compile(&doc! {"grades": {"$gte": 85}}, &CompileCtx::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            f.matches_at(&doc! {"grades": [80, 85, 90]}, &scope).ok(),
+            Some(Some(Some(1)))
+        );
+        assert_eq!(
+            f.matches_at(&doc! {"grades": 90}, &scope).ok(),
+            Some(Some(None))
+        );
     }
 }

@@ -2,5 +2,6 @@
 //! (`order`) and numbers across Int32/Int64/Double/Decimal128 (`numeric`).
 pub mod numeric;
 pub mod order;
+pub mod path;
 
 pub use order::{compare, equal, type_rank, OrdBson};

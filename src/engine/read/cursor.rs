@@ -1,0 +1,337 @@
+//! `find()` and its cursor chain: `.sort() .skip() .limit() .projection()`
+//! in any order (applied as MongoDB does: sort, then skip, then limit), then
+//! at most one terminal method (`toArray()`, `count()`, `itcount()`...).
+//! See https://www.mongodb.com/docs/manual/reference/method/js-cursor/.
+use super::{count, count_option, docs_of, filter_arg};
+use crate::engine::{Call, Session};
+use crate::error::{Error, Result, Span};
+use crate::expr::{CompileCtx, Scope};
+use crate::output::shell::type_name;
+use crate::projection::Projection;
+use crate::query::sort::SortSpec;
+use crate::query::Filter;
+use crate::value::numeric::to_i64_exact;
+use bson::{Bson, Document};
+
+/// Methods that shape the result; any order, each at most meaningful once (the last wins).
+const MODIFIERS: &[&str] = &[
+    "sort",
+    "skip",
+    "limit",
+    "projection",
+    "hint",
+    "comment",
+    "maxTimeMS",
+    "batchSize",
+    "allowDiskUse",
+    "noCursorTimeout",
+    "readPref",
+    "readConcern",
+    "collation",
+    "min",
+    "max",
+    "returnKey",
+    "showRecordId",
+    "tailable",
+    "allowPartialResults",
+];
+/// Methods that end the chain and produce the statement's value.
+const TERMINALS: &[&str] = &[
+    "toArray", "pretty", "count", "size", "itcount", "hasNext", "next", "explain",
+];
+/// Methods that take a JavaScript function, which the playground does not run.
+const JS_METHODS: &[(&str, &str)] = &[
+    (
+        "forEach",
+        "return the documents (toArray()) or transform them with an aggregation $project / $set",
+    ),
+    ("map", "an aggregation pipeline with $project or $set"),
+    ("filter", "a query filter or an aggregation $match"),
+    ("reduce", "an aggregation $group"),
+    ("close", "nothing: cursors close by themselves here"),
+];
+
+/// A find() in progress.
+struct Find {
+    filter: Filter,
+    /// The filter as written (a positional projection must refer to it).
+    filter_doc: Document,
+    projection: Option<Document>,
+    sort: Option<SortSpec>,
+    skip: i64,
+    /// 0 = no limit; negative = at most |n| in a single batch (same result here).
+    limit: i64,
+    ctx: CompileCtx,
+}
+
+pub(super) fn find(session: &mut Session, coll: &str, first: &Call, rest: &[Call]) -> Result<Bson> {
+    first.max_args(3)?;
+    let mut f = Find::from_call(first).map_err(|e| e.at(first.span))?;
+    let mut terminal: Option<&Call> = None;
+    for call in rest {
+        if let Some(t) = terminal {
+            return Err(Error::bad_value(format!(
+                "{}() cannot be chained after {}()",
+                call.name, t.name
+            ))
+            .at(call.span));
+        }
+        let name = call.name.as_str();
+        if MODIFIERS.contains(&name) {
+            f.modify(call).map_err(|e| e.at(call.span))?;
+        } else if TERMINALS.contains(&name) {
+            terminal = Some(call);
+        } else if let Some((_, instead)) = JS_METHODS.iter().find(|(m, _)| *m == name) {
+            return Err(Error::not_supported(format!(
+                "cursor.{name}() (it runs a JavaScript function); use {instead} instead"
+            ))
+            .at(call.span));
+        } else {
+            return Err(unknown_cursor_method(name, call.span));
+        }
+    }
+    let Some(t) = terminal else {
+        return f.run(session, coll).map(Bson::Array);
+    };
+    let out = match t.name.as_str() {
+        "toArray" | "pretty" => {
+            t.max_args(0)?;
+            f.run(session, coll).map(Bson::Array)
+        }
+        "itcount" | "size" => {
+            t.max_args(0)?;
+            f.run(session, coll).map(|docs| count(docs.len()))
+        }
+        "count" => {
+            t.max_args(1)?;
+            // cursor.count() ignores skip and limit unless applySkipLimit is true.
+            let apply = matches!(t.arg(0).map(|a| &a.value), Some(Bson::Boolean(true)));
+            if !apply {
+                f.skip = 0;
+                f.limit = 0;
+            }
+            f.projection = None;
+            f.sort = None;
+            f.run(session, coll).map(|docs| count(docs.len()))
+        }
+        "hasNext" => {
+            f.limit = 1;
+            f.run(session, coll)
+                .map(|docs| Bson::Boolean(!docs.is_empty()))
+        }
+        "next" => {
+            f.limit = 1;
+            match f.run(session, coll)?.into_iter().next() {
+                Some(d) => Ok(d),
+                None => Err(Error::new(
+                    43,
+                    "CursorNotFound",
+                    "Cursor is exhausted: next() found no document",
+                )),
+            }
+        }
+        _ => Err(Error::not_supported(
+            "explain() (query plans need indexes, which the playground does not have yet)",
+        )),
+    };
+    out.map_err(|e| e.at(t.span))
+}
+
+/// `findOne(filter, projection, options)`: the first match or null.
+pub(super) fn find_one(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
+    call.max_args(3)?;
+    let mut f = Find::from_call(call)?;
+    f.limit = 1;
+    Ok(f.run(session, coll)?
+        .into_iter()
+        .next()
+        .unwrap_or(Bson::Null))
+}
+
+fn unknown_cursor_method(name: &str, span: Span) -> Error {
+    let mut all: Vec<&str> = MODIFIERS
+        .iter()
+        .chain(TERMINALS)
+        .copied()
+        .filter(|m| {
+            ![
+                "min",
+                "max",
+                "returnKey",
+                "showRecordId",
+                "tailable",
+                "allowPartialResults",
+                "collation",
+                "readPref",
+                "readConcern",
+                "noCursorTimeout",
+            ]
+            .contains(m)
+        })
+        .collect();
+    all.sort_unstable();
+    Error::bad_value(format!(
+        "unknown cursor method {name}(); supported: {}",
+        all.join(", ")
+    ))
+    .at(span)
+}
+
+fn whole_number(call: &Call, what: &str) -> Result<i64> {
+    match call.arg(0) {
+        Some(a) => to_i64_exact(&a.value).ok_or_else(|| {
+            Error::type_mismatch(format!(
+                "{what} must be a whole number, got {}",
+                type_name(&a.value)
+            ))
+            .at(a.span)
+        }),
+        None => Err(Error::bad_value(format!("{}() needs a number", call.name))),
+    }
+}
+
+impl Find {
+    fn from_call(call: &Call) -> Result<Find> {
+        let empty = Document::new();
+        let opts = call.doc_arg(2, "options")?.unwrap_or(&empty);
+        let mut ctx = CompileCtx::default();
+        if let Some(v) = opts.get("let") {
+            let Bson::Document(vars) = v else {
+                return Err(Error::type_mismatch("let must be an object"));
+            };
+            ctx.variables = vars.keys().cloned().collect();
+            if !vars.is_empty() {
+                return Err(Error::not_supported("find() with let variables"));
+            }
+        }
+        let filter = filter_arg(call, 0, &ctx)?;
+        let mut f = Find {
+            filter,
+            filter_doc: call.doc_arg(0, "filter")?.cloned().unwrap_or_default(),
+            projection: call.doc_arg(1, "projection")?.cloned(),
+            sort: None,
+            skip: 0,
+            limit: 0,
+            ctx,
+        };
+        for (key, v) in opts {
+            match key.as_str() {
+                "sort" => f.sort = Some(SortSpec::compile(as_doc(v, "sort")?)?),
+                "skip" => f.skip = count_option(opts, "skip")?.unwrap_or(0),
+                "limit" => f.limit = count_option(opts, "limit")?.unwrap_or(0),
+                "projection" => f.projection = Some(as_doc(v, "projection")?.clone()),
+                "collation" => return Err(Error::not_supported("collation")),
+                "let" | "hint" | "comment" | "maxTimeMS" | "batchSize" | "allowDiskUse"
+                | "noCursorTimeout" | "readConcern" | "readPreference" => {}
+                other => {
+                    return Err(Error::bad_value(format!(
+                        "unknown find() option {other}; supported: sort, skip, limit, projection, hint, comment, maxTimeMS, batchSize, allowDiskUse"
+                    )))
+                }
+            }
+        }
+        Ok(f)
+    }
+
+    fn modify(&mut self, call: &Call) -> Result<()> {
+        match call.name.as_str() {
+            "sort" => {
+                call.max_args(1)?;
+                let empty = Document::new();
+                let spec = call.doc_arg(0, "sort")?.unwrap_or(&empty);
+                self.sort = Some(SortSpec::compile(spec)?);
+            }
+            "skip" => {
+                call.max_args(1)?;
+                self.skip = whole_number(call, "skip")?;
+            }
+            "limit" => {
+                call.max_args(1)?;
+                self.limit = whole_number(call, "limit")?;
+            }
+            "projection" => {
+                call.max_args(1)?;
+                self.projection = call.doc_arg(0, "projection")?.cloned();
+            }
+            "collation" => return Err(Error::not_supported("collation")),
+            "min" | "max" | "returnKey" | "showRecordId" => {
+                return Err(Error::not_supported(format!(
+                    "cursor.{}() (it works on indexes)",
+                    call.name
+                )))
+            }
+            "tailable" => return Err(Error::not_supported("tailable cursors")),
+            // hint, comment, maxTimeMS, batchSize...: accepted, no effect on results.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Match, sort, skip, limit, then project only what is returned.
+    fn run(&self, session: &Session, coll: &str) -> Result<Vec<Bson>> {
+        if self.skip < 0 {
+            return Err(Error::location(
+                51024,
+                format!(
+                    "Skip value must be non-negative, but received: {}",
+                    self.skip
+                ),
+            ));
+        }
+        let projection = match &self.projection {
+            Some(p) if !p.is_empty() => Some(Projection::compile_for_find(
+                p,
+                &self.filter_doc,
+                &self.ctx,
+            )?),
+            _ => None,
+        };
+        let scope = Scope::new(&session.run);
+        let docs = docs_of(session, coll);
+        let skip = usize::try_from(self.skip).unwrap_or(usize::MAX);
+        let limit = usize::try_from(self.limit.unsigned_abs()).unwrap_or(usize::MAX);
+        let sorting = self.sort.as_ref().is_some_and(|s| !s.is_empty());
+        // Without a sort, stop scanning once skip + limit documents matched.
+        let enough = if !sorting && limit > 0 {
+            skip.saturating_add(limit)
+        } else {
+            usize::MAX
+        };
+        let mut matched: Vec<(&Document, Option<usize>)> = Vec::new();
+        for d in docs {
+            if matched.len() >= enough {
+                break;
+            }
+            if let Some(pos) = self.filter.matches_at(d, &scope)? {
+                matched.push((d, pos));
+            }
+        }
+        if let Some(sort) = self.sort.as_ref().filter(|_| sorting) {
+            let mut keyed: Vec<(Vec<Bson>, (&Document, Option<usize>))> = matched
+                .into_iter()
+                .map(|m| (sort.sort_key(m.0), m))
+                .collect();
+            keyed.sort_by(|(a, _), (b, _)| sort.compare_keys(a, b));
+            matched = keyed.into_iter().map(|(_, m)| m).collect();
+        }
+        let take = if limit == 0 { usize::MAX } else { limit };
+        let mut out = Vec::with_capacity(matched.len().saturating_sub(skip).min(take));
+        for (d, pos) in matched.into_iter().skip(skip).take(take) {
+            out.push(Bson::Document(match &projection {
+                Some(p) => p.apply(d, pos, &scope)?,
+                None => d.clone(),
+            }));
+        }
+        Ok(out)
+    }
+}
+
+fn as_doc<'a>(v: &'a Bson, what: &str) -> Result<&'a Document> {
+    match v {
+        Bson::Document(d) => Ok(d),
+        other => Err(Error::type_mismatch(format!(
+            "{what} must be an object, got {}",
+            type_name(other)
+        ))),
+    }
+}

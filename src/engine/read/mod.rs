@@ -1,0 +1,200 @@
+//! Read methods: find (a cursor, see `cursor`), findOne, countDocuments,
+//! estimatedDocumentCount, count, distinct.
+mod cursor;
+
+use super::{Call, Session};
+use crate::error::{Error, Result};
+use crate::expr::{CompileCtx, Scope};
+use crate::output::shell::type_name;
+use crate::query::Filter;
+use crate::value::numeric::to_i64_exact;
+use crate::value::path::{FieldPath, LeafArrays};
+use crate::value::OrdBson;
+use bson::{Bson, Document};
+use std::collections::BTreeSet;
+
+pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
+    let Some(first) = calls.first() else {
+        return Err(Error::bad_value("no method called"));
+    };
+    let rest = &calls[1..];
+    let result = match first.name.as_str() {
+        "find" => return cursor::find(session, coll, first, rest),
+        "findOne" => cursor::find_one(session, coll, first),
+        "countDocuments" => count_documents(session, coll, first),
+        "estimatedDocumentCount" => {
+            first.max_args(1)?;
+            first.doc_arg(0, "options")?;
+            Ok(count(docs_of(session, coll).len()))
+        }
+        "count" => legacy_count(session, coll, first),
+        "distinct" => distinct(session, coll, first),
+        other => Err(Error::not_supported(format!("{other}()")).at(first.span)),
+    }
+    .map_err(|e| e.at(first.span))?;
+    if let Some(c) = rest.first() {
+        let what = if first.name == "findOne" {
+            "a document"
+        } else {
+            "a value"
+        };
+        return Err(Error::bad_value(format!(
+            "{}() cannot be chained after {}(): it returns {what}, not a cursor",
+            c.name, first.name
+        ))
+        .at(c.span));
+    }
+    Ok(result)
+}
+
+/// Counts print as plain numbers: Int32 when they fit.
+pub fn count(n: usize) -> Bson {
+    i32::try_from(n).map_or(Bson::Int64(n as i64), Bson::Int32)
+}
+
+fn docs_of<'s>(session: &'s Session, coll: &str) -> &'s [Document] {
+    session.db.collection(coll).map(|c| c.docs()).unwrap_or(&[])
+}
+
+/// The filter argument at `i` (absent or null = everything).
+fn filter_arg(call: &Call, i: usize, ctx: &CompileCtx) -> Result<Filter> {
+    let empty = Document::new();
+    let spec = call.doc_arg(i, "filter")?.unwrap_or(&empty);
+    Filter::compile(spec, ctx).map_err(|e| match call.arg(i) {
+        Some(a) => e.at(a.span),
+        None => e,
+    })
+}
+
+/// A non-negative count argument (`skip`, `limit` in options).
+fn count_option(opts: &Document, name: &str) -> Result<Option<i64>> {
+    match opts.get(name) {
+        None | Some(Bson::Null) => Ok(None),
+        Some(v) => match to_i64_exact(v) {
+            Some(n) => Ok(Some(n)),
+            None => Err(Error::type_mismatch(format!(
+                "{name} must be a whole number, got {}",
+                type_name(v)
+            ))),
+        },
+    }
+}
+
+/// Count matches, then apply skip and limit (limit 0 = none; a negative limit counts as its size).
+fn count_matches(session: &Session, coll: &str, filter: &Filter, opts: &Document) -> Result<Bson> {
+    let skip = count_option(opts, "skip")?.unwrap_or(0);
+    if skip < 0 {
+        return Err(Error::location(
+            51024,
+            format!("Skip value must be non-negative, but received: {skip}"),
+        ));
+    }
+    let limit = count_option(opts, "limit")?.unwrap_or(0).unsigned_abs();
+    let scope = Scope::new(&session.run);
+    let docs = docs_of(session, coll);
+    let mut n: u64 = 0;
+    if filter.matches_everything() {
+        n = docs.len() as u64;
+    } else {
+        for d in docs {
+            if filter.matches(d, &scope)? {
+                n += 1;
+            }
+        }
+    }
+    let mut n = n.saturating_sub(skip as u64);
+    if limit > 0 {
+        n = n.min(limit);
+    }
+    Ok(count(usize::try_from(n).unwrap_or(usize::MAX)))
+}
+
+/// `countDocuments(filter, {skip, limit, hint, maxTimeMS})`.
+fn count_documents(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
+    call.max_args(2)?;
+    let filter = filter_arg(call, 0, &CompileCtx::default())?;
+    let empty = Document::new();
+    let opts = call.doc_arg(1, "options")?.unwrap_or(&empty);
+    check_options(opts, &["skip", "limit", "hint", "maxTimeMS", "comment"])?;
+    count_matches(session, coll, &filter, opts)
+}
+
+/// Legacy `count(filter, {skip, limit})`.
+fn legacy_count(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
+    call.max_args(2)?;
+    let filter = filter_arg(call, 0, &CompileCtx::default())?;
+    let empty = Document::new();
+    let opts = call.doc_arg(1, "options")?.unwrap_or(&empty);
+    check_options(
+        opts,
+        &[
+            "skip",
+            "limit",
+            "hint",
+            "maxTimeMS",
+            "comment",
+            "readConcern",
+        ],
+    )?;
+    count_matches(session, coll, &filter, opts)
+}
+
+/// Options we accept (indexes, timeouts and comments change nothing here).
+fn check_options(opts: &Document, allowed: &[&str]) -> Result<()> {
+    for key in opts.keys() {
+        if key == "collation" {
+            return Err(Error::not_supported("collation"));
+        }
+        if !allowed.contains(&key.as_str()) {
+            return Err(Error::bad_value(format!(
+                "unknown option {key}; supported: {}",
+                allowed.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `distinct(field, filter)`: the distinct values at a path, array elements
+/// counted separately, in BSON order. See
+/// https://www.mongodb.com/docs/manual/reference/method/db.collection.distinct/.
+fn distinct(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
+    call.max_args(3)?;
+    let field = match call.arg(0).map(|a| &a.value) {
+        Some(Bson::String(s)) => s.clone(),
+        Some(v) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'distinct.key' is the wrong type '{}', expected type 'string'",
+                type_name(v)
+            )))
+        }
+        None => return Err(Error::bad_value("distinct() needs a field name")),
+    };
+    if field.is_empty() || field.starts_with('$') {
+        return Err(Error::bad_value(format!(
+            "distinct field name cannot be empty or start with '$': '{field}'"
+        )));
+    }
+    let filter = filter_arg(call, 1, &CompileCtx::default())?;
+    let empty = Document::new();
+    check_options(
+        call.doc_arg(2, "options")?.unwrap_or(&empty),
+        &["maxTimeMS", "comment", "hint"],
+    )?;
+    let path = FieldPath::new(&field);
+    let scope = Scope::new(&session.run);
+    let mut seen: BTreeSet<OrdBson> = BTreeSet::new();
+    for d in docs_of(session, coll) {
+        if !filter.matches(d, &scope)? {
+            continue;
+        }
+        path.visit(d, LeafArrays::TraverseOmitArray, &mut |v, _| {
+            if let Some(v) = v {
+                seen.insert(OrdBson(v.clone()));
+            }
+            false
+        });
+    }
+    // The set is ordered by MongoDB's comparison and deduplicated by its equality.
+    Ok(Bson::Array(seen.into_iter().map(|o| o.0).collect()))
+}

@@ -1,0 +1,221 @@
+//! `$regex`, `$mod`, `$expr` and the JavaScript operators we refuse.
+//! See https://www.mongodb.com/docs/manual/reference/operator/query/regex/,
+//! https://www.mongodb.com/docs/manual/reference/operator/query/mod/,
+//! https://www.mongodb.com/docs/manual/reference/operator/query/expr/.
+use super::regex_syntax::translate;
+use crate::error::{Error, Result};
+use crate::value::numeric::{decode_decimal, Dec};
+use bson::{Bson, Document};
+
+/// A compiled regular expression with its original pattern and options
+/// (a stored BSON regex matches only an identical regex).
+#[derive(Clone, Debug)]
+pub(crate) struct RegexPred {
+    pattern: String,
+    options: String,
+    re: regex::Regex,
+}
+
+impl RegexPred {
+    pub(crate) fn compile(pattern: &str, options: &str) -> Result<RegexPred> {
+        if pattern.contains('\0') {
+            return Err(Error::bad_value(
+                "Regular expression cannot contain an embedded null byte",
+            ));
+        }
+        for c in options.chars() {
+            if !matches!(c, 'i' | 'm' | 's' | 'x') {
+                return Err(Error::location(
+                    51108,
+                    format!("invalid flag in regex options: {c}"),
+                ));
+            }
+        }
+        let translated = translate(pattern, options.contains('x'))?;
+        let mut flags = String::new();
+        for c in ['i', 'm', 's', 'x'] {
+            if options.contains(c) {
+                flags.push(c);
+            }
+        }
+        let full = if flags.is_empty() {
+            translated
+        } else {
+            format!("(?{flags}){translated}")
+        };
+        let re = regex::RegexBuilder::new(&full)
+            .size_limit(1 << 22)
+            .build()
+            .map_err(|e| {
+                Error::location(
+                    51091,
+                    format!(
+                        "Regular expression is invalid: {}",
+                        first_line(&e.to_string())
+                    ),
+                )
+            })?;
+        Ok(RegexPred {
+            pattern: pattern.to_string(),
+            options: options.to_string(),
+            re,
+        })
+    }
+
+    pub(crate) fn is_match(&self, s: &str) -> bool {
+        self.re.is_match(s)
+    }
+
+    pub(crate) fn matches(&self, v: &Bson) -> bool {
+        match v {
+            Bson::String(s) | Bson::Symbol(s) => self.re.is_match(s),
+            Bson::RegularExpression(r) => {
+                r.pattern.as_str() == self.pattern && r.options.as_str() == self.options
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The regex crate's messages span several lines; keep the gist.
+fn first_line(msg: &str) -> String {
+    msg.lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with("error:"))
+        .map(|l| l.trim().trim_start_matches("error:").trim().to_string())
+        .unwrap_or_else(|| msg.lines().next().unwrap_or_default().to_string())
+}
+
+/// `{$regex, $options}` in an operator document (either may come first).
+pub(crate) fn regex_from_operators(ops: &Document) -> Result<Option<RegexPred>> {
+    let regex = ops.get("$regex");
+    let options = ops.get("$options");
+    let (pattern, mut flags) = match regex {
+        None if options.is_some() => return Err(Error::bad_value("$options needs a $regex")),
+        None => return Ok(None),
+        Some(Bson::String(s)) => (s.clone(), String::new()),
+        Some(Bson::RegularExpression(r)) => (r.pattern.to_string(), r.options.to_string()),
+        Some(_) => return Err(Error::bad_value("$regex has to be a string")),
+    };
+    match options {
+        None => {}
+        Some(Bson::String(o)) => {
+            if !flags.is_empty() && !o.is_empty() {
+                return Err(Error::location(
+                    51075,
+                    "options set in both $regex and $options",
+                ));
+            }
+            if !o.is_empty() {
+                flags = o.clone();
+            }
+        }
+        Some(_) => return Err(Error::bad_value("$options has to be a string")),
+    }
+    RegexPred::compile(&pattern, &flags).map(Some)
+}
+
+/// `$mod: [divisor, remainder]`.
+#[derive(Clone, Debug)]
+pub(crate) struct Modulo {
+    divisor: i64,
+    remainder: i64,
+}
+
+impl Modulo {
+    pub(crate) fn compile(arg: &Bson) -> Result<Modulo> {
+        let Bson::Array(items) = arg else {
+            return Err(Error::bad_value("malformed mod, needs to be an array"));
+        };
+        let (d, r) = match items.as_slice() {
+            [] | [_] => return Err(Error::bad_value("malformed mod, not enough elements")),
+            [d, r] => (d, r),
+            _ => return Err(Error::bad_value("malformed mod, too many elements")),
+        };
+        let divisor = mod_operand(d, "divisor")?;
+        let remainder = mod_operand(r, "remainder")?;
+        if divisor == 0 {
+            return Err(Error::bad_value("divisor cannot be 0"));
+        }
+        Ok(Modulo { divisor, remainder })
+    }
+
+    pub(crate) fn matches(&self, v: &Bson) -> bool {
+        let dividend = match v {
+            Bson::Int32(i) => i64::from(*i),
+            Bson::Int64(i) => *i,
+            Bson::Double(d) => match trunc_to_i64(*d) {
+                Some(i) => i,
+                None => return false,
+            },
+            Bson::Decimal128(d) => match decode_decimal(d) {
+                Dec::Finite(b) => match i64::try_from(b.with_scale(0).into_bigint_and_exponent().0)
+                {
+                    Ok(i) => i,
+                    Err(_) => return false,
+                },
+                _ => return false,
+            },
+            _ => return false,
+        };
+        // i64::MIN % -1 overflows; its remainder is 0.
+        dividend.checked_rem(self.divisor).unwrap_or(0) == self.remainder
+    }
+}
+
+fn trunc_to_i64(d: f64) -> Option<i64> {
+    if !d.is_finite() {
+        return None;
+    }
+    let t = d.trunc();
+    (t >= -9.223372036854776e18 && t < 9.223372036854776e18).then_some(t as i64)
+}
+
+/// Divisor and remainder truncate toward zero; NaN/Infinity/huge values are refused.
+fn mod_operand(v: &Bson, what: &str) -> Result<i64> {
+    let invalid = || {
+        Error::bad_value(format!(
+            "malformed mod, {what} value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type"
+        ))
+    };
+    match v {
+        Bson::Int32(i) => Ok(i64::from(*i)),
+        Bson::Int64(i) => Ok(*i),
+        Bson::Double(d) => trunc_to_i64(*d).ok_or_else(invalid),
+        Bson::Decimal128(d) => match decode_decimal(d) {
+            Dec::Finite(b) => {
+                i64::try_from(b.with_scale(0).into_bigint_and_exponent().0).map_err(|_| invalid())
+            }
+            _ => Err(invalid()),
+        },
+        _ => Err(Error::bad_value(format!(
+            "malformed mod, {what} not a number"
+        ))),
+    }
+}
+
+/// Truthiness of an `$expr` result: false, null, undefined, missing and zero are false.
+pub(crate) fn truthy(v: Option<&Bson>) -> bool {
+    match v {
+        None | Some(Bson::Null | Bson::Undefined) => false,
+        Some(Bson::Boolean(b)) => *b,
+        Some(Bson::Int32(i)) => *i != 0,
+        Some(Bson::Int64(i)) => *i != 0,
+        Some(Bson::Double(d)) => *d != 0.0,
+        Some(Bson::Decimal128(d)) => {
+            !matches!(decode_decimal(d), Dec::Finite(ref b) if b == &bigdecimal::BigDecimal::from(0))
+        }
+        Some(_) => true,
+    }
+}
+
+/// `$where` and `$function` would run JavaScript, which the playground never does.
+pub(crate) fn javascript_error(op: &str) -> Error {
+    Error::new(
+        115,
+        "CommandNotSupported",
+        format!(
+            "{op} runs server-side JavaScript (deprecated since MongoDB 8.0), which mqlplay never executes: use $expr with aggregation operators instead"
+        ),
+    )
+}

@@ -1,0 +1,117 @@
+//! The document an upsert inserts before applying the update: the filter's
+//! equality conditions. See "Upsert with Dotted _id Query" and "upsert behavior" in
+//! https://www.mongodb.com/docs/manual/reference/method/db.collection.updateOne/#upsert.
+use super::filter::is_operator_document;
+use crate::error::{Error, Result};
+use bson::{Bson, Document};
+
+/// Equality conditions in filter order: `{a: v}` (not a regex), `{a: {$eq: v}}`,
+/// `{a: {$in: [v]}}`, recursively inside `$and` (and a one-clause `$or`).
+pub(crate) fn equalities(filter: &Document) -> Vec<(String, Bson)> {
+    let mut out = Vec::new();
+    collect(filter, &mut out);
+    out
+}
+
+fn collect(filter: &Document, out: &mut Vec<(String, Bson)>) {
+    for (key, value) in filter {
+        if key == "$and" || key == "$or" {
+            if let Bson::Array(items) = value {
+                if key == "$and" || items.len() == 1 {
+                    for item in items {
+                        if let Bson::Document(d) = item {
+                            collect(d, out);
+                        }
+                    }
+                }
+            }
+            continue;
+        }
+        if key.starts_with('$') {
+            continue;
+        }
+        if is_operator_document(value) {
+            let Bson::Document(ops) = value else { continue };
+            if let Some(v) = ops.get("$eq") {
+                out.push((key.clone(), v.clone()));
+            } else if let Some(Bson::Array(items)) = ops.get("$in") {
+                if let [one] = items.as_slice() {
+                    if !matches!(one, Bson::RegularExpression(_)) {
+                        out.push((key.clone(), one.clone()));
+                    }
+                }
+            }
+            continue;
+        }
+        if !matches!(value, Bson::RegularExpression(_)) {
+            out.push((key.clone(), value.clone()));
+        }
+    }
+}
+
+pub(crate) fn seed(equalities: &[(String, Bson)]) -> Result<Document> {
+    let mut doc = Document::new();
+    for (i, (path, value)) in equalities.iter().enumerate() {
+        for (earlier, _) in &equalities[..i] {
+            if earlier == path {
+                return Err(Error::new(
+                    54,
+                    "NotSingleValueField",
+                    format!("cannot infer query fields to set, path '{path}' is matched twice"),
+                ));
+            }
+            if is_prefix(earlier, path) || is_prefix(path, earlier) {
+                return Err(Error::new(
+                    54,
+                    "NotSingleValueField",
+                    format!(
+                        "cannot infer query fields to set, both paths '{path}' and '{earlier}' are matched"
+                    ),
+                ));
+            }
+        }
+        set_path(&mut doc, path, value.clone());
+    }
+    Ok(doc)
+}
+
+/// `a` is a prefix of `a.b` (component-wise, so not of `ab`).
+fn is_prefix(short: &str, long: &str) -> bool {
+    long.len() > short.len() && long.starts_with(short) && long.as_bytes()[short.len()] == b'.'
+}
+
+/// Set a dotted path, creating sub-documents (conflicts were ruled out above).
+fn set_path(doc: &mut Document, path: &str, value: Bson) {
+    match path.split_once('.') {
+        None => {
+            doc.insert(path, value);
+        }
+        Some((head, rest)) => {
+            if !matches!(doc.get(head), Some(Bson::Document(_))) {
+                doc.insert(head, Document::new());
+            }
+            if let Some(Bson::Document(sub)) = doc.get_mut(head) {
+                set_path(sub, rest, value);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::doc;
+
+    #[test]
+    fn seeds() {
+        let f = doc! {"a.b": 1, "c": {"$gt": 1}, "d": {"$in": [2]}, "$and": [{"e": 3}], "r": bson::Regex { pattern: "x".try_into().unwrap_or_else(|_| unreachable!()), options: "".try_into().unwrap_or_else(|_| unreachable!()) }};
+        assert_eq!(
+            seed(&equalities(&f)).ok(),
+            Some(doc! {"a": {"b": 1}, "d": 2, "e": 3})
+        );
+        let conflict = doc! {"a": 1, "$and": [{"a": 2}]};
+        assert_eq!(seed(&equalities(&conflict)).map_err(|e| e.code), Err(54));
+        let prefix = doc! {"a": 1, "a.b": 2};
+        assert_eq!(seed(&equalities(&prefix)).map_err(|e| e.code), Err(54));
+    }
+}

@@ -1,0 +1,306 @@
+//! Dotted field paths (`"a.b.0.c"`), split once, and the values MongoDB's
+//! query matcher sees along them.
+//!
+//! The traversal mirrors the server's `BSONElementIterator` (src/mongo/db/matcher/path.cpp):
+//! an array met before the end of the path is traversed (each sub-document
+//! element continues the path; a numeric component also selects the element at
+//! that index), and an array at the end of the path yields its elements and then
+//! itself. See https://www.mongodb.com/docs/manual/tutorial/query-arrays/ and
+//! https://www.mongodb.com/docs/manual/tutorial/query-embedded-documents/.
+use bson::{Bson, Document};
+
+/// One component of a dotted path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub name: String,
+    /// The array index this component names, when it is all digits (`"0"`, `"12"`;
+    /// not `"01"`, which never equals an array element's field name).
+    pub index: Option<usize>,
+}
+
+impl Part {
+    pub fn new(name: &str) -> Part {
+        let digits = !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit());
+        let canonical = digits && (name == "0" || !name.starts_with('0'));
+        Part {
+            name: name.to_string(),
+            index: if canonical { name.parse().ok() } else { None },
+        }
+    }
+}
+
+/// A dotted path, split at compile time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldPath {
+    dotted: String,
+    parts: Vec<Part>,
+}
+
+/// What an array at the end of the path yields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafArrays {
+    /// Each element (with its index), then the array itself.
+    Traverse,
+    /// The array itself only (`$size`, `$elemMatch`).
+    NoTraversal,
+    /// Each element only (sort keys, `distinct`).
+    TraverseOmitArray,
+}
+
+/// A callback receiving one candidate value (`None` = missing) and the index of
+/// the array element it came from (the positional `$` position); returns true to stop.
+pub type Visitor<'a, 'f> = dyn FnMut(Option<&'a Bson>, Option<usize>) -> bool + 'f;
+
+/// A document or an array seen as a document with fields "0", "1", ...
+#[derive(Clone, Copy)]
+enum Obj<'a> {
+    Doc(&'a Document),
+    Arr(&'a [Bson]),
+}
+
+impl<'a> Obj<'a> {
+    fn get(self, part: &Part) -> Option<&'a Bson> {
+        match self {
+            Obj::Doc(d) => d.get(&part.name),
+            Obj::Arr(a) => part.index.and_then(|i| a.get(i)),
+        }
+    }
+}
+
+impl FieldPath {
+    pub fn new(dotted: &str) -> FieldPath {
+        FieldPath {
+            dotted: dotted.to_string(),
+            parts: dotted.split('.').map(Part::new).collect(),
+        }
+    }
+
+    pub fn dotted(&self) -> &str {
+        &self.dotted
+    }
+
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
+
+    pub fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.dotted.is_empty()
+    }
+
+    /// The single field name when the path has no dots.
+    pub fn single(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [p] => Some(&p.name),
+            _ => None,
+        }
+    }
+
+    /// Visit every value the matcher considers for this path; true if the visitor stopped.
+    pub fn visit<'a>(&self, doc: &'a Document, leaf: LeafArrays, f: &mut Visitor<'a, '_>) -> bool {
+        visit_obj(Obj::Doc(doc), &self.parts, leaf, f)
+    }
+
+    /// Like [`FieldPath::visit`], starting from any value: a document or array is
+    /// searched, any other value has no fields (an empty path yields the value).
+    pub fn visit_value<'a>(
+        &self,
+        value: &'a Bson,
+        leaf: LeafArrays,
+        f: &mut Visitor<'a, '_>,
+    ) -> bool {
+        match value {
+            Bson::Document(d) => visit_obj(Obj::Doc(d), &self.parts, leaf, f),
+            Bson::Array(a) => visit_obj(Obj::Arr(a), &self.parts, leaf, f),
+            _ => f(None, None),
+        }
+    }
+
+    /// The value at this path through embedded documents only; a numeric
+    /// component also indexes an array (`"a.0"`). No implicit array traversal.
+    pub fn get<'a>(&self, doc: &'a Document) -> Option<&'a Bson> {
+        let (first, rest) = self.parts.split_first()?;
+        let mut cur = doc.get(&first.name)?;
+        for part in rest {
+            cur = match cur {
+                Bson::Document(d) => d.get(&part.name)?,
+                Bson::Array(a) => a.get(part.index?)?,
+                _ => return None,
+            };
+        }
+        Some(cur)
+    }
+}
+
+impl std::fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.dotted)
+    }
+}
+
+/// Walk through embedded documents until the path ends or an array is met
+/// (the server's `getFieldDottedOrArray`).
+fn visit_obj<'a>(obj: Obj<'a>, parts: &[Part], leaf: LeafArrays, f: &mut Visitor<'a, '_>) -> bool {
+    let mut cur = obj;
+    let mut i = 0;
+    while let Some(part) = parts.get(i) {
+        let last = i + 1 == parts.len();
+        match cur.get(part) {
+            None => return f(None, None),
+            Some(Bson::Document(d)) if !last => {
+                cur = Obj::Doc(d);
+                i += 1;
+            }
+            Some(v @ Bson::Array(a)) => return visit_array(v, a, &parts[i + 1..], leaf, f),
+            Some(v) => {
+                return if last {
+                    f(Some(v), None)
+                } else {
+                    f(None, None)
+                }
+            }
+        }
+    }
+    // An empty path names nothing.
+    f(None, None)
+}
+
+/// An array met at `rest` (empty = the end of the path).
+fn visit_array<'a>(
+    whole: &'a Bson,
+    arr: &'a [Bson],
+    rest: &[Part],
+    leaf: LeafArrays,
+    f: &mut Visitor<'a, '_>,
+) -> bool {
+    let Some(next) = rest.first() else {
+        if leaf == LeafArrays::NoTraversal {
+            return f(Some(whole), None);
+        }
+        for (i, e) in arr.iter().enumerate() {
+            if f(Some(e), Some(i)) {
+                return true;
+            }
+        }
+        return leaf == LeafArrays::Traverse && f(Some(whole), None);
+    };
+    for (i, e) in arr.iter().enumerate() {
+        let offset_match = next.index == Some(i);
+        if let Bson::Document(d) = e {
+            // The element continues the whole remaining path; its values report
+            // this element's index (the outermost array offset wins).
+            if visit_obj(Obj::Doc(d), rest, leaf, &mut |v, _| f(v, Some(i))) {
+                return true;
+            }
+        }
+        if offset_match {
+            // `a.0.b`: the component also selects element 0 itself.
+            if rest.len() == 1 {
+                if f(Some(e), None) {
+                    return true;
+                }
+            } else {
+                let stop = match e {
+                    Bson::Document(d) => visit_obj(Obj::Doc(d), &rest[1..], leaf, f),
+                    Bson::Array(inner) => visit_array(e, inner, &rest[1..], leaf, f),
+                    _ => false,
+                };
+                if stop {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::{bson, doc};
+
+    fn values(path: &str, d: &Document, leaf: LeafArrays) -> Vec<(Option<Bson>, Option<usize>)> {
+        let mut out = Vec::new();
+        FieldPath::new(path).visit(d, leaf, &mut |v, i| {
+            out.push((v.cloned(), i));
+            false
+        });
+        out
+    }
+
+    #[test]
+    fn plain_and_missing() {
+        let d = doc! {"a": {"b": 1}, "c": 2};
+        assert_eq!(
+            values("a.b", &d, LeafArrays::Traverse),
+            vec![(Some(bson!(1)), None)]
+        );
+        assert_eq!(values("a.x", &d, LeafArrays::Traverse), vec![(None, None)]);
+        // A scalar in the middle of the path: missing.
+        assert_eq!(values("c.d", &d, LeafArrays::Traverse), vec![(None, None)]);
+    }
+
+    #[test]
+    fn leaf_array_yields_elements_then_itself() {
+        let d = doc! {"a": [1, 2]};
+        assert_eq!(
+            values("a", &d, LeafArrays::Traverse),
+            vec![
+                (Some(bson!(1)), Some(0)),
+                (Some(bson!(2)), Some(1)),
+                (Some(bson!([1, 2])), None)
+            ]
+        );
+        assert_eq!(
+            values("a", &d, LeafArrays::NoTraversal),
+            vec![(Some(bson!([1, 2])), None)]
+        );
+    }
+
+    #[test]
+    fn arrays_of_documents() {
+        let d = doc! {"a": [{"b": 1}, {"c": 1}, 5, {"b": [2, 3]}]};
+        assert_eq!(
+            values("a.b", &d, LeafArrays::Traverse),
+            vec![
+                (Some(bson!(1)), Some(0)),
+                (None, Some(1)),
+                (Some(bson!(2)), Some(3)),
+                (Some(bson!(3)), Some(3)),
+                (Some(bson!([2, 3])), Some(3)),
+            ]
+        );
+        // Scalars and an empty array produce nothing on a longer path.
+        assert!(values("a.b", &doc! {"a": [1, 2]}, LeafArrays::Traverse).is_empty());
+        assert!(values("a.b", &doc! {"a": []}, LeafArrays::Traverse).is_empty());
+    }
+
+    #[test]
+    fn numeric_components() {
+        let d = doc! {"a": [10, [20, 21], {"b": 1}]};
+        // Element 0, and (as the server does) field "0" of the sub-document: missing.
+        assert_eq!(
+            values("a.0", &d, LeafArrays::Traverse),
+            vec![(Some(bson!(10)), None), (None, Some(2))]
+        );
+        assert_eq!(
+            values("a.1.0", &d, LeafArrays::Traverse),
+            vec![(Some(bson!(20)), None), (None, Some(2))]
+        );
+        // Field "0" of a sub-document, and element 0 of a nested array.
+        let d = doc! {"a": [{"0": "x"}]};
+        assert_eq!(
+            values("a.0", &d, LeafArrays::Traverse),
+            vec![(Some(bson!("x")), Some(0)), (Some(bson!({"0": "x"})), None)]
+        );
+        // "01" is a field name, never an index.
+        assert!(Part::new("01").index.is_none());
+        assert_eq!(
+            FieldPath::new("a.1").get(&doc! {"a": [1, 2]}),
+            Some(&bson!(2))
+        );
+    }
+}
