@@ -88,6 +88,29 @@ impl FieldPath {
         Some(cur)
     }
 
+    /// Every value at this path as `$lookup`'s localField sees it
+    /// (visitAllValuesAtPath): arrays on the way and at the end are expanded.
+    pub fn visit_leaves<'a>(&self, doc: &'a Document, f: &mut impl FnMut(&'a Bson)) {
+        if let Some((first, rest)) = self.parts.split_first() {
+            if let Some(v) = doc.get(first) {
+                leaves(v, rest, f);
+            }
+        }
+    }
+
+    /// The keys an equality query on this path matches a document by: each
+    /// value reached (an array both whole and element by element), and null
+    /// when the path is missing somewhere.
+    pub fn query_keys<'a>(&self, doc: &'a Document, f: &mut impl FnMut(Option<&'a Bson>)) {
+        match self.parts.split_first() {
+            Some((first, rest)) => match doc.get(first) {
+                Some(v) => query_keys(Some(v), rest, f),
+                None => f(None),
+            },
+            None => f(None),
+        }
+    }
+
     /// Set the value at this path, creating (or replacing non-document)
     /// intermediate fields; an existing field keeps its position.
     pub fn set(&self, doc: &mut Document, value: Bson) {
@@ -135,6 +158,49 @@ fn map_array(items: &[Bson], rest: &[String]) -> Vec<Bson> {
         }
     }
     out
+}
+
+fn leaves<'a>(v: &'a Bson, rest: &[String], f: &mut impl FnMut(&'a Bson)) {
+    match (rest.split_first(), v) {
+        (None, Bson::Array(items)) => items.iter().for_each(f),
+        (None, _) => f(v),
+        (Some((first, tail)), Bson::Document(d)) => {
+            if let Some(x) = d.get(first) {
+                leaves(x, tail, f);
+            }
+        }
+        (Some(_), Bson::Array(items)) => {
+            for item in items {
+                if let Bson::Document(_) = item {
+                    leaves(item, rest, f);
+                }
+            }
+        }
+        (Some(_), _) => {}
+    }
+}
+
+fn query_keys<'a>(v: Option<&'a Bson>, rest: &[String], f: &mut impl FnMut(Option<&'a Bson>)) {
+    let Some(v) = v else {
+        f(None);
+        return;
+    };
+    match (rest.split_first(), v) {
+        (None, Bson::Array(items)) => {
+            f(Some(v));
+            items.iter().for_each(|i| f(Some(i)));
+        }
+        (None, _) => f(Some(v)),
+        (Some((first, tail)), Bson::Document(d)) => query_keys(d.get(first), tail, f),
+        (Some(_), Bson::Array(items)) => {
+            for item in items {
+                if let Bson::Document(_) = item {
+                    query_keys(Some(item), rest, f);
+                }
+            }
+        }
+        (Some(_), _) => f(None),
+    }
 }
 
 fn set_in(doc: &mut Document, parts: &[String], value: Bson) {

@@ -8,6 +8,7 @@ use super::stages::group::{Count, Group, SortByCount};
 use super::stages::project::Projection;
 use super::stages::simple::{self, ReplaceRoot};
 use super::stages::unwind::Unwind;
+use super::stages::{facet, lookup, output};
 use crate::engine::Database;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
@@ -42,6 +43,12 @@ pub enum Stage {
     ReplaceRoot(ReplaceRoot),
     Sample(usize),
     Documents(Operand),
+    Facet(facet::Facet),
+    Lookup(Box<lookup::Lookup>),
+    GraphLookup(Box<lookup::GraphLookup>),
+    UnionWith(Box<lookup::UnionWith>),
+    Out(output::Out),
+    Merge(output::Merge),
 }
 
 /// Stages that need a server, an index or a search engine.
@@ -165,7 +172,10 @@ impl Pipeline {
         db: &mut Database,
         scope: &Scope,
     ) -> Result<Vec<Document>> {
-        let body = &self.stages[..];
+        let (body, write) = match self.stages.split_last() {
+            Some((w @ (Stage::Out(_) | Stage::Merge(_)), rest)) => (rest, Some(w)),
+            _ => (&self.stages[..], None),
+        };
         let result: Vec<Document> = {
             let dbr: &Database = db;
             let docs: Docs = match &source {
@@ -184,7 +194,27 @@ impl Pipeline {
                 .map(Cow::into_owned)
                 .collect()
         };
-        Ok(result)
+        match write {
+            Some(Stage::Out(o)) => {
+                o.write(result, db)?;
+                Ok(Vec::new())
+            }
+            Some(Stage::Merge(m)) => {
+                m.write(result, db, scope)?;
+                Ok(Vec::new())
+            }
+            _ => Ok(result),
+        }
+    }
+
+    /// Run without writing (sub-pipelines: `$facet`, `$lookup`, `$unionWith`).
+    pub(crate) fn run_read<'a>(
+        &'a self,
+        docs: Docs<'a>,
+        db: &'a Database,
+        scope: &Scope,
+    ) -> Result<Docs<'a>> {
+        run_stages(&self.stages, docs, db, scope)
     }
 }
 
@@ -239,10 +269,54 @@ fn compile_stage(
             }
             Stage::Documents(simple::documents(spec, ctx)?)
         }
-        "$facet" | "$lookup" | "$graphLookup" | "$unionWith" | "$bucket" | "$bucketAuto"
-        | "$redact" | "$densify" | "$fill" | "$setWindowFields" | "$out" | "$merge" => {
-            let _ = (place, last);
+        "$facet" => {
+            if place == Place::Facet {
+                return Err(Error::location(
+                    40600,
+                    "$facet is not allowed to be used within a $facet stage",
+                ));
+            }
+            Stage::Facet(facet::Facet::compile(spec, ctx)?)
+        }
+        "$lookup" => Stage::Lookup(Box::new(lookup::Lookup::compile(spec, ctx)?)),
+        "$graphLookup" => Stage::GraphLookup(Box::new(lookup::GraphLookup::compile(spec, ctx)?)),
+        "$unionWith" => Stage::UnionWith(Box::new(lookup::UnionWith::compile(spec, ctx)?)),
+        "$bucket" | "$bucketAuto" | "$redact" | "$densify" | "$fill" | "$setWindowFields" => {
             return Err(Error::not_supported(format!("the {name} stage")));
+        }
+        "$out" | "$merge" => {
+            match place {
+                Place::Facet => {
+                    return Err(Error::location(
+                        40600,
+                        format!("{name} is not allowed to be used within a $facet stage"),
+                    ))
+                }
+                Place::Lookup => {
+                    return Err(Error::location(
+                        51047,
+                        format!("{name} is not allowed within a $lookup's sub-pipeline"),
+                    ))
+                }
+                Place::UnionWith => {
+                    return Err(Error::location(
+                        31441,
+                        format!("{name} is not allowed within a $unionWith's sub-pipeline"),
+                    ))
+                }
+                Place::Top | Place::Update => {}
+            }
+            if !last {
+                return Err(Error::location(
+                    40601,
+                    format!("{name} can only be the final stage in the pipeline"),
+                ));
+            }
+            if name == "$out" {
+                Stage::Out(output::Out::compile(spec)?)
+            } else {
+                Stage::Merge(output::Merge::compile(spec, ctx)?)
+            }
         }
         _ if UNSUPPORTED.contains(&name) => {
             return Err(Error::not_supported(format!(
@@ -278,7 +352,7 @@ fn compile_sort(spec: &Bson) -> Result<SortSpec> {
 pub(crate) fn run_stages<'a>(
     stages: &'a [Stage],
     mut docs: Docs<'a>,
-    _db: &'a Database,
+    db: &'a Database,
     scope: &Scope,
 ) -> Result<Docs<'a>> {
     let mut i = 0;
@@ -335,6 +409,12 @@ pub(crate) fn run_stages<'a>(
                 .collect::<Result<_>>()?,
             Stage::Sample(n) => simple::sample(docs, *n, scope.run.seed),
             Stage::Documents(op) => owned(simple::documents_eval(op, scope)?),
+            Stage::Facet(f) => owned(vec![f.run(docs, db, scope)?]),
+            Stage::Lookup(l) => owned(l.run(docs, db, scope)?),
+            Stage::GraphLookup(g) => owned(g.run(docs, db, scope)?),
+            Stage::UnionWith(u) => u.run(docs, db, scope)?,
+            // Validated to be last; the caller writes.
+            Stage::Out(_) | Stage::Merge(_) => docs,
         };
     }
     Ok(docs)

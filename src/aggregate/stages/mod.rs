@@ -3,3 +3,6 @@ pub mod group;
 pub mod project;
 pub mod simple;
 pub mod unwind;
+pub mod facet;
+pub mod lookup;
+pub mod output;

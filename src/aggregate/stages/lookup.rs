@@ -1,0 +1,475 @@
+//! Stages that read other collections: `$lookup`, `$graphLookup`, `$unionWith`.
+//! Equality joins use a hash index of the foreign collection built once per
+//! run, with MongoDB's query semantics (an array matches by any element or
+//! as a whole; a missing field matches null).
+//! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/lookup/
+use crate::aggregate::key::KeyMap;
+use crate::aggregate::operand::Operand;
+use crate::aggregate::path::FieldPath;
+use crate::aggregate::pipeline::{Docs, Pipeline, Place};
+use crate::engine::Database;
+use crate::error::{Error, Result};
+use crate::expr::{CompileCtx, Scope};
+use crate::output::shell::{inline, type_name};
+use crate::query::Filter;
+use bson::{Bson, Document};
+use std::borrow::Cow;
+
+/// Foreign documents indexed by the values an equality query on `path` matches.
+struct ForeignIndex {
+    keys: KeyMap<Vec<usize>>,
+}
+
+impl ForeignIndex {
+    fn build(docs: &[Document], path: &FieldPath) -> ForeignIndex {
+        let mut keys: KeyMap<Vec<usize>> = KeyMap::new();
+        let null = Bson::Null;
+        for (i, doc) in docs.iter().enumerate() {
+            path.query_keys(doc, &mut |v| {
+                let v = v.unwrap_or(&null);
+                let list = keys.get_or_insert_with(v, Vec::new);
+                if list.last() != Some(&i) {
+                    list.push(i);
+                }
+            });
+        }
+        ForeignIndex { keys }
+    }
+
+    /// Indices of documents matching any of `values`, in natural order.
+    fn lookup(&self, values: &[&Bson]) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for v in values {
+            if let Some(list) = self.keys.get(v) {
+                out.extend_from_slice(list);
+            }
+        }
+        if values.len() > 1 {
+            out.sort_unstable();
+            out.dedup();
+        }
+        out
+    }
+}
+
+/// The values of `localField` to join on; missing is null.
+fn local_values<'a>(path: &FieldPath, doc: &'a Document) -> Vec<&'a Bson> {
+    let mut vals = Vec::new();
+    path.visit_leaves(doc, &mut |v| vals.push(v));
+    vals
+}
+
+const NULL: Bson = Bson::Null;
+
+fn foreign_docs<'a>(db: &'a Database, from: &Option<String>) -> &'a [Document] {
+    from.as_ref()
+        .and_then(|f| db.collection(f))
+        .map_or(&[], |c| c.docs())
+}
+
+/// `let` variables: compiled in the outer context, visible in the sub-pipeline.
+fn compile_let(spec: &Bson, ctx: &CompileCtx, sub: &mut CompileCtx) -> Result<Vec<(String, Operand)>> {
+    let Bson::Document(d) = spec else {
+        return Err(Error::failed_to_parse(format!(
+            "$lookup argument 'let: {}' must be an object, is type {}",
+            inline(spec),
+            type_name(spec)
+        )));
+    };
+    let mut out = Vec::new();
+    for (name, v) in d {
+        out.push((name.clone(), Operand::compile(v, ctx)?));
+        sub.variables.push(name.clone());
+    }
+    Ok(out)
+}
+
+fn bind<'s>(vars: &[(String, Operand)], doc: &Document, scope: &Scope<'s>) -> Result<Scope<'s>> {
+    let mut inner = scope.clone();
+    for (name, op) in vars {
+        let v = op.eval_owned(doc, scope)?.unwrap_or(Bson::Null);
+        inner.vars.push((name.clone(), v));
+    }
+    Ok(inner)
+}
+
+#[derive(Clone, Debug)]
+pub struct Lookup {
+    from: Option<String>,
+    as_field: FieldPath,
+    join: Option<(FieldPath, FieldPath)>,
+    vars: Vec<(String, Operand)>,
+    pipeline: Option<Pipeline>,
+}
+
+impl Lookup {
+    pub fn compile(spec: &Bson, ctx: &CompileCtx) -> Result<Lookup> {
+        let Bson::Document(d) = spec else {
+            return Err(Error::failed_to_parse(
+                "the $lookup specification must be an Object",
+            ));
+        };
+        let mut sub_ctx = ctx.clone();
+        let (mut from, mut as_field, mut local, mut foreign) = (None, None, None, None);
+        let mut vars = Vec::new();
+        let mut has_let = false;
+        let mut pipeline_spec = None;
+        for (k, v) in d {
+            match (k.as_str(), v) {
+                ("pipeline", Bson::Array(stages)) => pipeline_spec = Some(stages),
+                ("pipeline", other) => {
+                    return Err(Error::type_mismatch(format!(
+                        "'pipeline' option must be specified as an array, got {}",
+                        type_name(other)
+                    )))
+                }
+                ("let", _) => {
+                    vars = compile_let(v, ctx, &mut sub_ctx)?;
+                    has_let = true;
+                }
+                ("from", Bson::String(s)) => from = Some(s.clone()),
+                ("from", other) => {
+                    return Err(Error::failed_to_parse(format!(
+                        "$lookup 'from' field must be a string, but found {}",
+                        type_name(other)
+                    )))
+                }
+                ("as" | "localField" | "foreignField", Bson::String(s)) => match k.as_str() {
+                    "as" => as_field = Some(s.clone()),
+                    "localField" => local = Some(s.clone()),
+                    _ => foreign = Some(s.clone()),
+                },
+                ("as" | "localField" | "foreignField", other) => {
+                    return Err(Error::failed_to_parse(format!(
+                        "$lookup argument '{k}: {}' must be a string, found {}",
+                        inline(other),
+                        type_name(other)
+                    )))
+                }
+                _ => {
+                    return Err(Error::failed_to_parse(format!(
+                        "unknown argument to $lookup: {k}"
+                    )))
+                }
+            }
+        }
+        let pipeline = match pipeline_spec {
+            Some(stages) => Some(Pipeline::compile_in(stages, &sub_ctx, Place::Lookup)?),
+            None => None,
+        };
+        if from.is_none() && !pipeline.as_ref().is_some_and(Pipeline::starts_with_documents) {
+            return Err(Error::failed_to_parse(
+                "$lookup stage without explicit collection must have a pipeline with $documents as first stage",
+            ));
+        }
+        let as_field = match as_field {
+            Some(a) if !a.is_empty() => FieldPath::parse(&a)?,
+            _ => return Err(Error::failed_to_parse("must specify 'as' field for a $lookup")),
+        };
+        let join = match (local, foreign) {
+            (Some(l), Some(f)) if !l.is_empty() && !f.is_empty() => {
+                Some((FieldPath::parse(&l)?, FieldPath::parse(&f)?))
+            }
+            (None, None) if pipeline.is_some() => None,
+            _ if pipeline.is_some() => {
+                return Err(Error::failed_to_parse(
+                    "$lookup requires both or neither of 'localField' and 'foreignField' to be specified",
+                ))
+            }
+            _ => {
+                return Err(Error::failed_to_parse(
+                    "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified",
+                ))
+            }
+        };
+        if pipeline.is_none() && has_let {
+            return Err(Error::failed_to_parse(
+                "$lookup with a 'let' argument must also specify 'pipeline'",
+            ));
+        }
+        Ok(Lookup {
+            from,
+            as_field,
+            join,
+            vars,
+            pipeline,
+        })
+    }
+
+    pub fn run<'a>(&'a self, docs: Docs<'a>, db: &'a Database, scope: &Scope) -> Result<Vec<Document>> {
+        let foreign = foreign_docs(db, &self.from);
+        let index = self
+            .join
+            .as_ref()
+            .map(|(_, f)| ForeignIndex::build(foreign, f));
+        let mut out = Vec::with_capacity(docs.len());
+        for doc in docs {
+            let matched: Docs<'a> = match (&self.join, &index) {
+                (Some((local, _)), Some(index)) => {
+                    let mut vals = local_values(local, &doc);
+                    if vals.is_empty() {
+                        vals.push(&NULL);
+                    }
+                    index
+                        .lookup(&vals)
+                        .into_iter()
+                        .filter_map(|i| foreign.get(i).map(Cow::Borrowed))
+                        .collect()
+                }
+                _ => foreign.iter().map(Cow::Borrowed).collect(),
+            };
+            let results = match &self.pipeline {
+                Some(p) => {
+                    let inner = bind(&self.vars, &doc, scope)?;
+                    p.run_read(matched, db, &inner)?
+                }
+                None => matched,
+            };
+            let arr = Bson::Array(results.into_iter().map(|d| Bson::Document(d.into_owned())).collect());
+            let mut d = doc.into_owned();
+            self.as_field.set(&mut d, arr);
+            out.push(d);
+        }
+        Ok(out)
+    }
+}
+
+/// `$graphLookup`: a breadth-first search over the foreign collection.
+/// See https://www.mongodb.com/docs/manual/reference/operator/aggregation/graphLookup/
+#[derive(Clone, Debug)]
+pub struct GraphLookup {
+    from: String,
+    start_with: Operand,
+    connect_from: FieldPath,
+    connect_to: FieldPath,
+    as_field: FieldPath,
+    max_depth: Option<u64>,
+    depth_field: Option<FieldPath>,
+    restrict: Option<Filter>,
+}
+
+impl GraphLookup {
+    pub fn compile(spec: &Bson, ctx: &CompileCtx) -> Result<GraphLookup> {
+        let Bson::Document(d) = spec else {
+            return Err(Error::location(
+                40327,
+                format!(
+                    "the $graphLookup stage specification must be an object, but found {}",
+                    type_name(spec)
+                ),
+            ));
+        };
+        let (mut from, mut start_with, mut connect_from, mut connect_to, mut as_field) =
+            (None, None, None, None, None);
+        let (mut max_depth, mut depth_field, mut restrict) = (None, None, None);
+        let string = |k: &str, v: &Bson| match v {
+            Bson::String(s) => Ok(s.clone()),
+            other => Err(Error::location(
+                40103,
+                format!(
+                    "expected string as argument for {k}, found: {}",
+                    inline(other)
+                ),
+            )),
+        };
+        for (k, v) in d {
+            match k.as_str() {
+                "from" => from = Some(string(k, v)?),
+                "startWith" => start_with = Some(Operand::compile(v, ctx)?),
+                "connectFromField" => connect_from = Some(FieldPath::parse(&string(k, v)?)?),
+                "connectToField" => connect_to = Some(FieldPath::parse(&string(k, v)?)?),
+                "as" => as_field = Some(FieldPath::parse(&string(k, v)?)?),
+                "depthField" => depth_field = Some(FieldPath::parse(&string(k, v)?)?),
+                "maxDepth" => {
+                    let Some(n) = crate::value::numeric::to_f64(v) else {
+                        return Err(Error::location(
+                            40100,
+                            format!("maxDepth must be numeric, found type: {}", type_name(v)),
+                        ));
+                    };
+                    if n < 0.0 {
+                        return Err(Error::location(
+                            40101,
+                            format!("maxDepth requires a nonnegative argument, found: {}", inline(v)),
+                        ));
+                    }
+                    if n.fract() != 0.0 {
+                        return Err(Error::location(
+                            40102,
+                            format!("maxDepth could not be represented as a long long: {}", inline(v)),
+                        ));
+                    }
+                    max_depth = Some(n as u64);
+                }
+                "restrictSearchWithMatch" => match v {
+                    Bson::Document(f) => restrict = Some(Filter::compile(f, ctx)?),
+                    other => {
+                        return Err(Error::location(
+                            40185,
+                            format!(
+                                "restrictSearchWithMatch must be an object, found {}",
+                                type_name(other)
+                            ),
+                        ))
+                    }
+                },
+                other => {
+                    return Err(Error::location(
+                        40104,
+                        format!("Unknown argument to $graphLookup: {other}"),
+                    ))
+                }
+            }
+        }
+        let missing = |what: &str| {
+            Error::location(
+                40105,
+                format!("{what} was not specified"),
+            )
+        };
+        Ok(GraphLookup {
+            from: from.ok_or_else(|| Error::failed_to_parse("must specify 'from' field for a $graphLookup"))?,
+            start_with: start_with.ok_or_else(|| missing("startWith"))?,
+            connect_from: connect_from.ok_or_else(|| missing("connectFromField"))?,
+            connect_to: connect_to.ok_or_else(|| missing("connectToField"))?,
+            as_field: as_field.ok_or_else(|| missing("as"))?,
+            max_depth,
+            depth_field,
+            restrict,
+        })
+    }
+
+    pub fn run<'a>(&'a self, docs: Docs<'a>, db: &'a Database, scope: &Scope) -> Result<Vec<Document>> {
+        let all = foreign_docs(db, &Some(self.from.clone()));
+        // Only documents passing restrictSearchWithMatch take part.
+        let mut allowed = Vec::with_capacity(all.len());
+        for d in all {
+            if let Some(f) = &self.restrict {
+                if !f.matches(d, scope)? {
+                    continue;
+                }
+            }
+            allowed.push(d);
+        }
+        let index = {
+            let mut keys: KeyMap<Vec<usize>> = KeyMap::new();
+            for (i, doc) in allowed.iter().enumerate() {
+                self.connect_to.query_keys(doc, &mut |v| {
+                    let v = v.unwrap_or(&NULL);
+                    let list = keys.get_or_insert_with(v, Vec::new);
+                    if list.last() != Some(&i) {
+                        list.push(i);
+                    }
+                });
+            }
+            ForeignIndex { keys }
+        };
+        let mut out = Vec::with_capacity(docs.len());
+        for doc in docs {
+            let mut frontier: Vec<Bson> = Vec::new();
+            match self.start_with.eval(&doc, scope)? {
+                Some(v) => match v.into_owned() {
+                    Bson::Array(items) => frontier.extend(items),
+                    other => frontier.push(other),
+                },
+                None => frontier.push(Bson::Null),
+            }
+            let mut seen: KeyMap<()> = KeyMap::new();
+            let mut found: Vec<Document> = Vec::new();
+            let mut depth: u64 = 0;
+            while !frontier.is_empty() {
+                if self.max_depth.is_some_and(|m| depth > m) {
+                    break;
+                }
+                let refs: Vec<&Bson> = frontier.iter().collect();
+                let hits = index.lookup(&refs);
+                let mut next = Vec::new();
+                for i in hits {
+                    let Some(hit) = allowed.get(i) else { continue };
+                    let id = hit.get("_id").cloned().unwrap_or(Bson::Null);
+                    if !seen.insert_new(&id, || ()) {
+                        continue;
+                    }
+                    self.connect_from.visit_leaves(hit, &mut |v| next.push(v.clone()));
+                    let mut d = (*hit).clone();
+                    if let Some(df) = &self.depth_field {
+                        df.set(&mut d, Bson::Int64(depth as i64));
+                    }
+                    found.push(d);
+                }
+                frontier = next;
+                depth += 1;
+            }
+            let mut d = doc.into_owned();
+            self.as_field.set(
+                &mut d,
+                Bson::Array(found.into_iter().map(Bson::Document).collect()),
+            );
+            out.push(d);
+        }
+        Ok(out)
+    }
+}
+
+/// `$unionWith`: the input, then another collection's documents through a pipeline.
+/// See https://www.mongodb.com/docs/manual/reference/operator/aggregation/unionWith/
+#[derive(Clone, Debug)]
+pub struct UnionWith {
+    coll: Option<String>,
+    pipeline: Option<Pipeline>,
+}
+
+impl UnionWith {
+    pub fn compile(spec: &Bson, ctx: &CompileCtx) -> Result<UnionWith> {
+        let (coll, pipeline) = match spec {
+            Bson::String(s) => (Some(s.clone()), None),
+            Bson::Document(d) => {
+                let (mut coll, mut pipeline) = (None, None);
+                for (k, v) in d {
+                    match (k.as_str(), v) {
+                        ("coll", Bson::String(s)) => coll = Some(s.clone()),
+                        ("pipeline", Bson::Array(stages)) => {
+                            pipeline = Some(Pipeline::compile_in(stages, ctx, Place::UnionWith)?)
+                        }
+                        ("coll" | "pipeline", other) => {
+                            return Err(Error::type_mismatch(format!(
+                                "BSON field '$unionWith.{k}' is the wrong type '{}', expected type '{}'",
+                                type_name(other),
+                                if k == "coll" { "string" } else { "array" }
+                            )))
+                        }
+                        _ => {
+                            return Err(Error::location(
+                                40415,
+                                format!("BSON field '$unionWith.{k}' is an unknown field."),
+                            ))
+                        }
+                    }
+                }
+                (coll, pipeline)
+            }
+            other => {
+                return Err(Error::failed_to_parse(format!(
+                    "the $unionWith stage specification must be an object or string, but found {}",
+                    type_name(other)
+                )))
+            }
+        };
+        if coll.is_none() && !pipeline.as_ref().is_some_and(Pipeline::starts_with_documents) {
+            return Err(Error::failed_to_parse(
+                "$unionWith stage without explicit collection must have a pipeline with $documents as first stage",
+            ));
+        }
+        Ok(UnionWith { coll, pipeline })
+    }
+
+    pub fn run<'a>(&'a self, mut docs: Docs<'a>, db: &'a Database, scope: &Scope) -> Result<Docs<'a>> {
+        let other: Docs<'a> = foreign_docs(db, &self.coll).iter().map(Cow::Borrowed).collect();
+        let other = match &self.pipeline {
+            Some(p) => p.run_read(other, db, scope)?,
+            None => other,
+        };
+        docs.extend(other);
+        Ok(docs)
+    }
+}
