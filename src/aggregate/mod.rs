@@ -8,6 +8,7 @@ pub mod operand;
 pub mod path;
 pub mod pipeline;
 pub mod stages;
+pub mod window;
 
 pub use pipeline::{Pipeline, Source};
 #[cfg(test)]

@@ -156,6 +156,14 @@ fn special_decimal(d: &Dec) -> Bson {
     Decimal128::from_str(text).map_or(Bson::Null, Bson::Decimal128)
 }
 
+/// A double as a Decimal128 (for results MongoDB computes in decimal).
+pub fn f64_to_decimal(f: f64) -> Bson {
+    match BigDecimal::try_from(f) {
+        Ok(b) if f.is_finite() => big_to_bson(&b.with_prec(15).normalized()),
+        _ => f64_decimal(f),
+    }
+}
+
 fn f64_decimal(f: f64) -> Bson {
     special_decimal(&crate::value::numeric::f64_to_dec(f))
 }

@@ -8,7 +8,7 @@ use super::stages::group::{Count, Group, SortByCount};
 use super::stages::project::Projection;
 use super::stages::simple::{self, ReplaceRoot};
 use super::stages::unwind::Unwind;
-use super::stages::{facet, lookup, output};
+use super::stages::{bucket, densify, facet, fill, lookup, output, redact};
 use crate::engine::Database;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
@@ -47,6 +47,12 @@ pub enum Stage {
     Lookup(Box<lookup::Lookup>),
     GraphLookup(Box<lookup::GraphLookup>),
     UnionWith(Box<lookup::UnionWith>),
+    Bucket(bucket::Bucket),
+    BucketAuto(bucket::BucketAuto),
+    SetWindowFields(super::window::SetWindowFields),
+    Redact(redact::Redact),
+    Densify(densify::Densify),
+    Fill(fill::Fill),
     Out(output::Out),
     Merge(output::Merge),
 }
@@ -281,9 +287,14 @@ fn compile_stage(
         "$lookup" => Stage::Lookup(Box::new(lookup::Lookup::compile(spec, ctx)?)),
         "$graphLookup" => Stage::GraphLookup(Box::new(lookup::GraphLookup::compile(spec, ctx)?)),
         "$unionWith" => Stage::UnionWith(Box::new(lookup::UnionWith::compile(spec, ctx)?)),
-        "$bucket" | "$bucketAuto" | "$redact" | "$densify" | "$fill" | "$setWindowFields" => {
-            return Err(Error::not_supported(format!("the {name} stage")));
+        "$bucket" => Stage::Bucket(bucket::Bucket::compile(spec, ctx)?),
+        "$bucketAuto" => Stage::BucketAuto(bucket::BucketAuto::compile(spec, ctx)?),
+        "$setWindowFields" => {
+            Stage::SetWindowFields(super::window::SetWindowFields::compile(spec, ctx)?)
         }
+        "$redact" => Stage::Redact(redact::Redact::compile(spec, ctx)?),
+        "$densify" => Stage::Densify(densify::Densify::compile(spec)?),
+        "$fill" => Stage::Fill(fill::Fill::compile(spec, ctx)?),
         "$out" | "$merge" => {
             match place {
                 Place::Facet => {
@@ -413,6 +424,20 @@ pub(crate) fn run_stages<'a>(
             Stage::Lookup(l) => owned(l.run(docs, db, scope)?),
             Stage::GraphLookup(g) => owned(g.run(docs, db, scope)?),
             Stage::UnionWith(u) => u.run(docs, db, scope)?,
+            Stage::Bucket(b) => owned(b.run(docs.iter().map(|d| d.as_ref()), scope)?),
+            Stage::BucketAuto(b) => owned(b.run(docs.iter().map(|d| d.as_ref()), scope)?),
+            Stage::SetWindowFields(w) => owned(w.run(docs, scope)?),
+            Stage::Redact(r) => {
+                let mut out = Vec::with_capacity(docs.len());
+                for d in &docs {
+                    if let Some(kept) = r.apply(d, scope)? {
+                        out.push(Cow::Owned(kept));
+                    }
+                }
+                out
+            }
+            Stage::Densify(d) => owned(d.run(docs)?),
+            Stage::Fill(f) => owned(f.run(docs, scope)?),
             // Validated to be last; the caller writes.
             Stage::Out(_) | Stage::Merge(_) => docs,
         };

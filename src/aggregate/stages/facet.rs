@@ -29,7 +29,10 @@ impl Facet {
         for (name, v) in d {
             FieldPath::parse(name)?;
             if name.contains('.') {
-                return Err(Error::location(40172, "facet field names may not contain '.'"));
+                return Err(Error::location(
+                    40172,
+                    "facet field names may not contain '.'",
+                ));
             }
             let Bson::Array(stages) = v else {
                 return Err(Error::location(
@@ -40,7 +43,10 @@ impl Facet {
                     ),
                 ));
             };
-            facets.push((name.clone(), Pipeline::compile_in(stages, ctx, Place::Facet)?));
+            facets.push((
+                name.clone(),
+                Pipeline::compile_in(stages, ctx, Place::Facet)?,
+            ));
         }
         Ok(Facet { facets })
     }
@@ -58,7 +64,12 @@ impl Facet {
             let result = p.run_read(input, db, scope)?;
             out.insert(
                 name.clone(),
-                Bson::Array(result.into_iter().map(|d| Bson::Document(d.into_owned())).collect()),
+                Bson::Array(
+                    result
+                        .into_iter()
+                        .map(|d| Bson::Document(d.into_owned()))
+                        .collect(),
+                ),
             );
         }
         Ok(out)

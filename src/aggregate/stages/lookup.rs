@@ -68,7 +68,11 @@ fn foreign_docs<'a>(db: &'a Database, from: &Option<String>) -> &'a [Document] {
 }
 
 /// `let` variables: compiled in the outer context, visible in the sub-pipeline.
-fn compile_let(spec: &Bson, ctx: &CompileCtx, sub: &mut CompileCtx) -> Result<Vec<(String, Operand)>> {
+fn compile_let(
+    spec: &Bson,
+    ctx: &CompileCtx,
+    sub: &mut CompileCtx,
+) -> Result<Vec<(String, Operand)>> {
     let Bson::Document(d) = spec else {
         return Err(Error::failed_to_parse(format!(
             "$lookup argument 'let: {}' must be an object, is type {}",
@@ -157,14 +161,22 @@ impl Lookup {
             Some(stages) => Some(Pipeline::compile_in(stages, &sub_ctx, Place::Lookup)?),
             None => None,
         };
-        if from.is_none() && !pipeline.as_ref().is_some_and(Pipeline::starts_with_documents) {
+        if from.is_none()
+            && !pipeline
+                .as_ref()
+                .is_some_and(Pipeline::starts_with_documents)
+        {
             return Err(Error::failed_to_parse(
                 "$lookup stage without explicit collection must have a pipeline with $documents as first stage",
             ));
         }
         let as_field = match as_field {
             Some(a) if !a.is_empty() => FieldPath::parse(&a)?,
-            _ => return Err(Error::failed_to_parse("must specify 'as' field for a $lookup")),
+            _ => {
+                return Err(Error::failed_to_parse(
+                    "must specify 'as' field for a $lookup",
+                ))
+            }
         };
         let join = match (local, foreign) {
             (Some(l), Some(f)) if !l.is_empty() && !f.is_empty() => {
@@ -196,7 +208,12 @@ impl Lookup {
         })
     }
 
-    pub fn run<'a>(&'a self, docs: Docs<'a>, db: &'a Database, scope: &Scope) -> Result<Vec<Document>> {
+    pub fn run<'a>(
+        &'a self,
+        docs: Docs<'a>,
+        db: &'a Database,
+        scope: &Scope,
+    ) -> Result<Vec<Document>> {
         let foreign = foreign_docs(db, &self.from);
         let index = self
             .join
@@ -225,7 +242,12 @@ impl Lookup {
                 }
                 None => matched,
             };
-            let arr = Bson::Array(results.into_iter().map(|d| Bson::Document(d.into_owned())).collect());
+            let arr = Bson::Array(
+                results
+                    .into_iter()
+                    .map(|d| Bson::Document(d.into_owned()))
+                    .collect(),
+            );
             let mut d = doc.into_owned();
             self.as_field.set(&mut d, arr);
             out.push(d);
@@ -290,13 +312,19 @@ impl GraphLookup {
                     if n < 0.0 {
                         return Err(Error::location(
                             40101,
-                            format!("maxDepth requires a nonnegative argument, found: {}", inline(v)),
+                            format!(
+                                "maxDepth requires a nonnegative argument, found: {}",
+                                inline(v)
+                            ),
                         ));
                     }
                     if n.fract() != 0.0 {
                         return Err(Error::location(
                             40102,
-                            format!("maxDepth could not be represented as a long long: {}", inline(v)),
+                            format!(
+                                "maxDepth could not be represented as a long long: {}",
+                                inline(v)
+                            ),
                         ));
                     }
                     max_depth = Some(n as u64);
@@ -321,14 +349,11 @@ impl GraphLookup {
                 }
             }
         }
-        let missing = |what: &str| {
-            Error::location(
-                40105,
-                format!("{what} was not specified"),
-            )
-        };
+        let missing = |what: &str| Error::location(40105, format!("{what} was not specified"));
         Ok(GraphLookup {
-            from: from.ok_or_else(|| Error::failed_to_parse("must specify 'from' field for a $graphLookup"))?,
+            from: from.ok_or_else(|| {
+                Error::failed_to_parse("must specify 'from' field for a $graphLookup")
+            })?,
             start_with: start_with.ok_or_else(|| missing("startWith"))?,
             connect_from: connect_from.ok_or_else(|| missing("connectFromField"))?,
             connect_to: connect_to.ok_or_else(|| missing("connectToField"))?,
@@ -339,7 +364,12 @@ impl GraphLookup {
         })
     }
 
-    pub fn run<'a>(&'a self, docs: Docs<'a>, db: &'a Database, scope: &Scope) -> Result<Vec<Document>> {
+    pub fn run<'a>(
+        &'a self,
+        docs: Docs<'a>,
+        db: &'a Database,
+        scope: &Scope,
+    ) -> Result<Vec<Document>> {
         let all = foreign_docs(db, &Some(self.from.clone()));
         // Only documents passing restrictSearchWithMatch take part.
         let mut allowed = Vec::with_capacity(all.len());
@@ -390,7 +420,8 @@ impl GraphLookup {
                     if !seen.insert_new(&id, || ()) {
                         continue;
                     }
-                    self.connect_from.visit_leaves(hit, &mut |v| next.push(v.clone()));
+                    self.connect_from
+                        .visit_leaves(hit, &mut |v| next.push(v.clone()));
                     let mut d = (*hit).clone();
                     if let Some(df) = &self.depth_field {
                         df.set(&mut d, Bson::Int64(depth as i64));
@@ -455,7 +486,11 @@ impl UnionWith {
                 )))
             }
         };
-        if coll.is_none() && !pipeline.as_ref().is_some_and(Pipeline::starts_with_documents) {
+        if coll.is_none()
+            && !pipeline
+                .as_ref()
+                .is_some_and(Pipeline::starts_with_documents)
+        {
             return Err(Error::failed_to_parse(
                 "$unionWith stage without explicit collection must have a pipeline with $documents as first stage",
             ));
@@ -463,8 +498,16 @@ impl UnionWith {
         Ok(UnionWith { coll, pipeline })
     }
 
-    pub fn run<'a>(&'a self, mut docs: Docs<'a>, db: &'a Database, scope: &Scope) -> Result<Docs<'a>> {
-        let other: Docs<'a> = foreign_docs(db, &self.coll).iter().map(Cow::Borrowed).collect();
+    pub fn run<'a>(
+        &'a self,
+        mut docs: Docs<'a>,
+        db: &'a Database,
+        scope: &Scope,
+    ) -> Result<Docs<'a>> {
+        let other: Docs<'a> = foreign_docs(db, &self.coll)
+            .iter()
+            .map(Cow::Borrowed)
+            .collect();
         let other = match &self.pipeline {
             Some(p) => p.run_read(other, db, scope)?,
             None => other,

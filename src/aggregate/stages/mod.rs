@@ -1,8 +1,13 @@
 //! One module per stage or small family of stages.
-pub mod group;
-pub mod project;
-pub mod simple;
-pub mod unwind;
+pub mod bucket;
+pub mod densify;
 pub mod facet;
+pub mod fill;
+pub mod granularity;
+pub mod group;
 pub mod lookup;
 pub mod output;
+pub mod project;
+pub mod redact;
+pub mod simple;
+pub mod unwind;

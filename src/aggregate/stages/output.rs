@@ -189,7 +189,10 @@ impl Merge {
             }
         }
         let coll = into.ok_or_else(|| {
-            Error::location(40414, "BSON field '$merge.into' is missing but a required field")
+            Error::location(
+                40414,
+                "BSON field '$merge.into' is missing but a required field",
+            )
         })?;
         // `let` defaults to {new: "$$ROOT"}; the variables are visible in the
         // whenMatched pipeline, evaluated against the pipeline's result document.

@@ -1,0 +1,666 @@
+//! `$densify`: add documents for the missing steps of a numeric or date
+//! field. MongoDB desugars it to a `$sort` and a streaming state machine
+//! (document_source_densify.cpp) whose exact output we reproduce by running
+//! the same machine over the sorted documents.
+//! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/densify/
+use crate::aggregate::key::KeyMap;
+use crate::aggregate::path::FieldPath;
+use crate::aggregate::pipeline::Docs;
+use crate::aggregate::window::bounds::TimeUnit;
+use crate::error::{Error, Result};
+use crate::output::shell::type_name;
+use crate::query::sort::SortSpec;
+use crate::value::{compare, numeric::is_number};
+use bson::{Bson, Document};
+use std::cmp::Ordering;
+
+#[derive(Clone, Debug)]
+enum Bounds {
+    Full,
+    Partition,
+    Explicit(Bson, Bson),
+}
+
+#[derive(Clone, Debug)]
+pub struct Densify {
+    field: FieldPath,
+    partitions: Vec<FieldPath>,
+    step: Bson,
+    unit: Option<TimeUnit>,
+    bounds: Bounds,
+    sort: SortSpec,
+}
+
+fn missing(what: &str) -> Error {
+    Error::location(
+        40414,
+        format!("BSON field '{what}' is missing but a required field"),
+    )
+}
+
+impl Densify {
+    pub fn compile(spec: &Bson) -> Result<Densify> {
+        let Bson::Document(d) = spec else {
+            return Err(Error::failed_to_parse(format!(
+                "The $densify stage specification must be an object, found {}",
+                type_name(spec)
+            )));
+        };
+        let (mut field, mut partitions, mut range) = (None, Vec::new(), None);
+        for (k, v) in d {
+            match (k.as_str(), v) {
+                ("field", Bson::String(s)) => {
+                    if s.starts_with('$') {
+                        return Err(Error::location(
+                            16410,
+                            "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
+                        ));
+                    }
+                    field = Some(FieldPath::parse(s)?)
+                }
+                ("partitionByFields", Bson::Array(items)) => {
+                    for i in items {
+                        match i {
+                            Bson::String(s) if !s.starts_with('$') => partitions.push(FieldPath::parse(s)?),
+                            Bson::String(_) => {
+                                return Err(Error::location(
+                                    16410,
+                                    "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
+                                ))
+                            }
+                            other => {
+                                return Err(Error::type_mismatch(format!(
+                                    "BSON field '$densify.partitionByFields' is the wrong type '{}', expected type 'string'",
+                                    type_name(other)
+                                )))
+                            }
+                        }
+                    }
+                }
+                ("range", Bson::Document(r)) => range = Some(r),
+                ("field" | "partitionByFields" | "range", other) => {
+                    return Err(Error::type_mismatch(format!(
+                        "BSON field '$densify.{k}' is the wrong type '{}'",
+                        type_name(other)
+                    )))
+                }
+                (other, _) => {
+                    return Err(Error::location(
+                        40415,
+                        format!("BSON field '$densify.{other}' is an unknown field."),
+                    ))
+                }
+            }
+        }
+        let field = field.ok_or_else(|| missing("$densify.field"))?;
+        let range = range.ok_or_else(|| missing("$densify.range"))?;
+        let (mut step, mut unit, mut bounds) = (None, None, None);
+        for (k, v) in range {
+            match k.as_str() {
+                "step" => step = Some(v.clone()),
+                "unit" => match v {
+                    Bson::String(s) => unit = Some(TimeUnit::parse(s)?),
+                    other => return Err(Error::type_mismatch(format!(
+                        "BSON field 'range.unit' is the wrong type '{}', expected type 'string'",
+                        type_name(other)
+                    ))),
+                },
+                "bounds" => bounds = Some(v),
+                other => {
+                    return Err(Error::location(
+                        40415,
+                        format!("BSON field 'range.{other}' is an unknown field."),
+                    ))
+                }
+            }
+        }
+        let step = step.ok_or_else(|| missing("range.step"))?;
+        let bounds = bounds.ok_or_else(|| missing("range.bounds"))?;
+        if !is_number(&step) || compare(&step, &Bson::Int32(0)) != Ordering::Greater {
+            return Err(Error::location(
+                5733401,
+                "the step parameter in a range statement must be a strictly positive numeric value",
+            ));
+        }
+        if unit.is_some() && crate::value::numeric::to_i64_exact(&step).is_none() {
+            return Err(Error::location(
+                5733402,
+                "The step parameter in a range satement must be a whole number when densifying a date range",
+            ));
+        }
+        let bounds = match bounds {
+            Bson::String(s) if s == "full" => Bounds::Full,
+            Bson::String(s) if s == "partition" => Bounds::Partition,
+            Bson::String(_) => {
+                return Err(Error::location(
+                    5946802,
+                    "Bounds string must either be 'full' or 'partition'",
+                ))
+            }
+            Bson::Array(items) => {
+                if items.len() != 2 {
+                    return Err(Error::location(
+                        5733403,
+                        "A bounding array in a range statement must have exactly two elements",
+                    ));
+                }
+                let (lo, hi) = (&items[0], &items[1]);
+                if compare(lo, hi) == Ordering::Greater {
+                    return Err(Error::location(
+                        5733402,
+                        "A bounding array must be an ascending array of either two dates or two numbers",
+                    ));
+                }
+                if is_number(lo) {
+                    if unit.is_some() {
+                        return Err(Error::location(5733409, "Numeric bounds may not have unit parameter"));
+                    }
+                    if !is_number(hi) {
+                        return Err(Error::location(
+                            5733406,
+                            "A bounding array must contain either both dates or both numeric types",
+                        ));
+                    }
+                    if std::mem::discriminant(lo) != std::mem::discriminant(hi)
+                        || std::mem::discriminant(lo) != std::mem::discriminant(&step)
+                    {
+                        return Err(Error::location(
+                            5876900,
+                            "Upper bound, lower bound, and step must all have the same type",
+                        ));
+                    }
+                } else if matches!(lo, Bson::DateTime(_)) {
+                    if !matches!(hi, Bson::DateTime(_)) {
+                        return Err(Error::location(
+                            5733405,
+                            "A bounding array must contain either both dates or both numeric types",
+                        ));
+                    }
+                    if unit.is_none() {
+                        return Err(Error::location(5733410, "A bounding array of dates must specify a unit"));
+                    }
+                } else {
+                    return Err(Error::location(5946800, "Explicit bounds must be numeric or dates"));
+                }
+                Bounds::Explicit(lo.clone(), hi.clone())
+            }
+            _ => {
+                return Err(Error::location(
+                    5733404,
+                    "The bounds in a range statement must be the string 'full', 'partition', or an ascending array of two numbers or two dates",
+                ))
+            }
+        };
+        if matches!(bounds, Bounds::Partition) && partitions.is_empty() {
+            return Err(Error::location(
+                5733408,
+                "One cannot specify the bounds as 'partition' without specifying a non-empty array of partitionByFields. You may have meant to specify 'full' bounds.",
+            ));
+        }
+        // The sort MongoDB inserts: partition fields (except for "full"), then the field.
+        let mut sort_doc = Document::new();
+        if !matches!(bounds, Bounds::Full) {
+            for p in &partitions {
+                sort_doc.insert(p.dotted(), 1);
+            }
+        }
+        sort_doc.insert(field.dotted(), 1);
+        Ok(Densify {
+            field,
+            partitions,
+            step,
+            unit,
+            bounds,
+            sort: SortSpec::compile(&sort_doc)?,
+        })
+    }
+
+    pub fn run(&self, mut docs: Docs<'_>) -> Result<Vec<Document>> {
+        docs.sort_by(|a, b| self.sort.compare(a, b));
+        let mut m = Machine {
+            d: self,
+            out: Vec::with_capacity(docs.len()),
+            state: State::Uninit,
+            current: None,
+            global_min: None,
+            global_max: None,
+            table: KeyMap::new(),
+            partitioned: false,
+            eof: false,
+        };
+        for doc in docs {
+            m.next(doc.into_owned())?;
+        }
+        m.exhausted()?;
+        Ok(m.out)
+    }
+
+    fn value_of(&self, doc: &Document) -> Result<Option<Bson>> {
+        let v = match self.field.get_plain(doc) {
+            None | Some(Bson::Null | Bson::Undefined) => return Ok(None),
+            Some(v) => v.clone(),
+        };
+        match (&v, self.unit) {
+            (Bson::DateTime(_), Some(_)) => Ok(Some(v)),
+            (Bson::DateTime(_), None) => Err(Error::location(
+                5733501,
+                "Encountered date densify value in collection when step does not have a date unit",
+            )),
+            (x, None) if is_number(x) => Ok(Some(v)),
+            (x, Some(_)) if is_number(x) => Err(Error::location(
+                5733506,
+                "Encountered non-date densify value in collection when step has a date unit",
+            )),
+            _ => Err(Error::location(
+                5733201,
+                format!(
+                    "Densify field type must be numeric or a date, found {}",
+                    type_name(&v)
+                ),
+            )),
+        }
+    }
+
+    fn partition_doc(&self, doc: &Document) -> Document {
+        let mut out = Document::new();
+        for p in &self.partitions {
+            if let Some(v) = p.get_plain(doc) {
+                p.set(&mut out, v.clone());
+            }
+        }
+        out
+    }
+
+    fn increment(&self, v: &Bson, sign: i64) -> Bson {
+        match (v, self.unit) {
+            (Bson::DateTime(d), Some(u)) => {
+                let n = crate::value::numeric::to_i64_exact(&self.step).unwrap_or(1) * sign;
+                u.add(*d, n).map_or(v.clone(), Bson::DateTime)
+            }
+            _ => add_numbers(v, &self.step, sign),
+        }
+    }
+
+    fn on_step(&self, v: &Bson, base: &Bson) -> bool {
+        match (v, base, self.unit) {
+            (Bson::DateTime(a), Bson::DateTime(b), Some(u)) => {
+                let step = crate::value::numeric::to_i64_exact(&self.step).unwrap_or(1);
+                match u.millis() {
+                    Some(ms) => (a.timestamp_millis() - b.timestamp_millis()) % (ms * step) == 0,
+                    None => {
+                        let mut d = *b;
+                        while d.timestamp_millis() < a.timestamp_millis() {
+                            match u.add(d, step) {
+                                Some(n) => d = n,
+                                None => return false,
+                            }
+                        }
+                        d.timestamp_millis() == a.timestamp_millis()
+                    }
+                }
+            }
+            _ => {
+                let (Some(a), Some(b), Some(s)) = (
+                    crate::value::numeric::to_f64(v),
+                    crate::value::numeric::to_f64(base),
+                    crate::value::numeric::to_f64(&self.step),
+                ) else {
+                    return false;
+                };
+                (a - b) % s == 0.0
+            }
+        }
+    }
+}
+
+/// `a + sign * b` with `$add`'s result types (int, long, double).
+fn add_numbers(a: &Bson, b: &Bson, sign: i64) -> Bson {
+    match (a, b) {
+        (Bson::Int32(x), Bson::Int32(y)) => {
+            let r = i64::from(*x) + sign * i64::from(*y);
+            i32::try_from(r).map_or(Bson::Int64(r), Bson::Int32)
+        }
+        (Bson::Int32(_) | Bson::Int64(_), Bson::Int32(_) | Bson::Int64(_)) => {
+            let (x, y) = (
+                crate::value::numeric::to_i64_exact(a).unwrap_or(0),
+                crate::value::numeric::to_i64_exact(b).unwrap_or(0),
+            );
+            x.checked_add(sign * y)
+                .map_or(Bson::Double(x as f64 + (sign * y) as f64), Bson::Int64)
+        }
+        _ => Bson::Double(
+            crate::value::numeric::to_f64(a).unwrap_or(0.0)
+                + sign as f64 * crate::value::numeric::to_f64(b).unwrap_or(0.0),
+        ),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum State {
+    Uninit,
+    NeedGen,
+    Done,
+}
+
+struct Machine<'d> {
+    d: &'d Densify,
+    out: Vec<Document>,
+    state: State,
+    current: Option<Bson>,
+    global_min: Option<Bson>,
+    global_max: Option<Bson>,
+    /// Last value seen per partition (keyed by the partition document).
+    table: KeyMap<Bson>,
+    partitioned: bool,
+    eof: bool,
+}
+
+fn lt(a: &Bson, b: &Bson) -> bool {
+    compare(a, b) == Ordering::Less
+}
+fn eq(a: &Bson, b: &Bson) -> bool {
+    compare(a, b) == Ordering::Equal
+}
+
+impl Machine<'_> {
+    fn pkey(&self, doc: &Document) -> Bson {
+        Bson::Document(self.d.partition_doc(doc))
+    }
+
+    fn set_partition_value(&mut self, key: &Bson, val: &Bson) {
+        if self.partitioned {
+            *self.table.get_or_insert_with(key, || Bson::Null) = val.clone();
+        }
+    }
+
+    fn next(&mut self, doc: Document) -> Result<()> {
+        let Some(val) = self.d.value_of(&doc)? else {
+            self.out.push(doc);
+            return Ok(());
+        };
+        let key = self.pkey(&doc);
+        match self.state {
+            State::Done => self.out.push(doc),
+            State::Uninit => {
+                if !self.d.partitions.is_empty() && !self.partitioned {
+                    self.partitioned = true;
+                    self.set_partition_value(&key, &val);
+                }
+                match &self.d.bounds {
+                    Bounds::Full => {
+                        self.current = Some(val.clone());
+                        self.global_min = Some(val.clone());
+                        self.global_max = Some(val);
+                        self.state = State::NeedGen;
+                        self.out.push(doc);
+                    }
+                    Bounds::Partition => {
+                        self.state = State::NeedGen;
+                        self.out.push(doc);
+                    }
+                    Bounds::Explicit(..) => self.first_explicit(doc, val, key)?,
+                }
+            }
+            State::NeedGen => match &self.d.bounds {
+                Bounds::Full => {
+                    if self.partitioned {
+                        self.global_max = Some(val.clone());
+                        match self.table.get(&key).cloned() {
+                            None => {
+                                let gmin = self.global_min.clone().unwrap_or(Bson::Null);
+                                self.current = Some(self.d.increment(&gmin, -1));
+                                self.set_partition_value(&key, &val);
+                            }
+                            Some(last) => self.current = Some(last),
+                        }
+                    }
+                    self.need_gen(doc, val, key);
+                }
+                Bounds::Partition => match self.table.get(&key).cloned() {
+                    None => {
+                        self.set_partition_value(&key, &val);
+                        self.out.push(doc);
+                    }
+                    Some(last) => {
+                        self.current = Some(last);
+                        self.need_gen(doc, val, key);
+                    }
+                },
+                Bounds::Explicit(..) => {
+                    if self.partitioned {
+                        match self.table.get(&key).cloned() {
+                            None => {
+                                self.set_partition_value(&key, &val);
+                                self.current = None;
+                                return self.first_explicit(doc, val, key);
+                            }
+                            Some(last) => self.current = Some(last),
+                        }
+                    }
+                    self.need_gen_explicit(doc, val, key)?;
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// A generated document: the partition fields, then the densified field.
+    fn generated(&self, key: &Bson, v: &Bson) -> Document {
+        let mut d = match (self.partitioned, key) {
+            (true, Bson::Document(p)) => p.clone(),
+            _ => Document::new(),
+        };
+        self.d.field.set(&mut d, v.clone());
+        d
+    }
+
+    /// Values `from, from+step, ...` below `to`; at least `from`.
+    fn steps(&self, from: &Bson, to: &Bson) -> Vec<Bson> {
+        let mut vals = vec![from.clone()];
+        let mut next = self.d.increment(from, 1);
+        while lt(&next, to) && vals.len() < 500_000 {
+            vals.push(next.clone());
+            next = self.d.increment(&next, 1);
+        }
+        vals
+    }
+
+    fn need_gen(&mut self, doc: Document, val: Bson, key: Bson) {
+        let cur = self.current.clone().unwrap_or(Bson::Null);
+        let next = self.d.increment(&cur, 1);
+        if eq(&val, &next) {
+            self.set_partition_value(&key, &val);
+            self.current = Some(val.clone());
+        }
+        if !lt(&next, &val) {
+            self.out.push(doc);
+            return;
+        }
+        for g in self.steps(&next, &val) {
+            self.current = Some(g.clone());
+            self.set_partition_value(&key, &g);
+            let gd = self.generated(&key, &g);
+            self.out.push(gd);
+        }
+        // The final document updates the last value only when it is on the step.
+        let cur = self.current.clone().unwrap_or(Bson::Null);
+        if eq(&val, &self.d.increment(&cur, 1)) {
+            self.current = Some(val.clone());
+            self.set_partition_value(&key, &val);
+        }
+        self.out.push(doc);
+    }
+
+    fn explicit(&self) -> (Bson, Bson) {
+        match &self.d.bounds {
+            Bounds::Explicit(lo, hi) => (lo.clone(), hi.clone()),
+            _ => (Bson::Null, Bson::Null),
+        }
+    }
+
+    fn first_explicit(&mut self, doc: Document, val: Bson, key: Bson) -> Result<()> {
+        let (lo, hi) = self.explicit();
+        if self.current.is_none() {
+            self.current = Some(self.d.increment(&lo, -1));
+        }
+        if lt(&val, &lo) {
+            self.state = State::Uninit;
+            self.out.push(doc);
+        } else if eq(&val, &lo) {
+            self.state = State::NeedGen;
+            self.current = Some(val);
+            self.out.push(doc);
+        } else {
+            let _ = hi;
+            self.above_min(doc, val, key);
+        }
+        Ok(())
+    }
+
+    fn above_min(&mut self, doc: Document, val: Bson, key: Bson) {
+        let (_, hi) = self.explicit();
+        let cur = self.current.clone().unwrap_or(Bson::Null);
+        let lower = self.d.increment(&cur, 1);
+        if eq(&val, &lower) {
+            self.set_partition_value(&key, &val);
+            self.current = Some(lower);
+            self.out.push(doc);
+            return;
+        }
+        let upper = if lt(&val, &hi) {
+            val.clone()
+        } else {
+            hi.clone()
+        };
+        let gens = self.steps(&lower, &upper);
+        for (i, g) in gens.iter().enumerate() {
+            let cur = self.current.clone().unwrap_or(Bson::Null);
+            if i == 0 || self.d.on_step(g, &cur) {
+                self.current = Some(g.clone());
+                self.set_partition_value(&key, g);
+            }
+            let gd = self.generated(&key, g);
+            self.out.push(gd);
+        }
+        let cur = self.current.clone().unwrap_or(Bson::Null);
+        if self.d.on_step(&val, &cur) {
+            self.current = Some(val.clone());
+            self.set_partition_value(&key, &val);
+        }
+        self.out.push(doc);
+        self.reset_after_generator(&hi);
+    }
+
+    fn reset_after_generator(&mut self, hi: &Bson) {
+        let cur = self.current.clone().unwrap_or(Bson::Null);
+        if !lt(&cur, hi) && !self.partitioned {
+            self.state = State::Done;
+        } else {
+            self.state = State::NeedGen;
+        }
+    }
+
+    fn need_gen_explicit(&mut self, doc: Document, val: Bson, key: Bson) -> Result<()> {
+        let (lo, hi) = self.explicit();
+        let cur = self.current.clone().unwrap_or(Bson::Null);
+        let next = self.d.increment(&cur, 1);
+        if lt(&val, &lo) {
+            self.set_partition_value(&key, &val);
+            self.state = State::Uninit;
+            self.out.push(doc);
+        } else if eq(&val, &lo) {
+            self.set_partition_value(&key, &val);
+            self.current = Some(val);
+            self.out.push(doc);
+        } else if lt(&val, &hi) {
+            if eq(&val, &next) {
+                self.current = Some(val.clone());
+                self.set_partition_value(&key, &val);
+                self.out.push(doc);
+            } else if lt(&val, &next) {
+                self.out.push(doc);
+            } else {
+                self.above_min(doc, val, key);
+            }
+        } else if !lt(&next, &hi) {
+            self.current = Some(next);
+            self.set_partition_value(&key, &val);
+            if !self.partitioned {
+                self.state = State::Done;
+            }
+            self.out.push(doc);
+        } else {
+            self.above_min(doc, val, key);
+        }
+        Ok(())
+    }
+
+    fn exhausted(&mut self) -> Result<()> {
+        self.eof = true;
+        if self.state == State::Done && !self.partitioned {
+            return Ok(());
+        }
+        match self.d.bounds.clone() {
+            Bounds::Full => {
+                if self.partitioned {
+                    let (Some(gmax), Some(cur)) = (self.global_max.clone(), self.current.clone())
+                    else {
+                        return Ok(());
+                    };
+                    let max = if self.d.on_step(&gmax, &cur) {
+                        self.d.increment(&gmax, 1)
+                    } else {
+                        gmax
+                    };
+                    self.finish_partitions(&max, None);
+                }
+            }
+            Bounds::Partition => {}
+            Bounds::Explicit(lo, hi) => {
+                if self.partitioned {
+                    self.finish_partitions(&hi, Some(&lo));
+                } else {
+                    let from = match &self.current {
+                        None => lo,
+                        Some(c) => {
+                            let n = self.d.increment(c, 1);
+                            if !lt(&n, &hi) {
+                                return Ok(());
+                            }
+                            n
+                        }
+                    };
+                    if lt(&from, &hi) {
+                        let key = Bson::Null;
+                        for g in self.steps(&from, &hi) {
+                            let gd = self.generated(&key, &g);
+                            self.out.push(gd);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// After the input ends, densify each partition from its last value to `max`.
+    fn finish_partitions(&mut self, max: &Bson, min_override: Option<&Bson>) {
+        let mut entries: Vec<(Bson, Bson)> = std::mem::take(&mut self.table).into_entries();
+        entries.sort_by(|a, b| compare(&a.0, &b.0));
+        for (key, last) in entries {
+            let mut from = self.d.increment(&last, 1);
+            if !lt(&from, max) {
+                continue;
+            }
+            if let Some(m) = min_override {
+                if lt(&from, m) {
+                    from = m.clone();
+                }
+            }
+            for g in self.steps(&from, max) {
+                let gd = self.generated(&key, &g);
+                self.out.push(gd);
+            }
+        }
+    }
+}

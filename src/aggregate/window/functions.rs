@@ -1,0 +1,617 @@
+//! Window functions of `$setWindowFields`: accumulators over a window, and
+//! the order-based functions (`$rank`, `$shift`, `$derivative`, ...).
+//! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/setWindowFields/
+use super::bounds::{TimeUnit, Window};
+use crate::aggregate::accumulators::Accumulator;
+use crate::aggregate::numbers::{count_value, SumState};
+use crate::aggregate::operand::Operand;
+use crate::error::{Error, Result};
+use crate::expr::{CompileCtx, Scope};
+use crate::query::sort::SortSpec;
+use crate::value::numeric::{is_number, to_f64};
+use bson::{Bson, Document};
+use std::cmp::Ordering;
+
+#[derive(Clone, Debug)]
+pub enum Func {
+    Acc(Accumulator, Window),
+    Rank,
+    DenseRank,
+    DocumentNumber,
+    Shift {
+        output: Operand,
+        by: i64,
+        default: Bson,
+    },
+    Derivative {
+        input: Operand,
+        unit: Option<i64>,
+        window: Window,
+    },
+    Integral {
+        input: Operand,
+        unit: Option<i64>,
+        window: Window,
+    },
+    ExpMovingAvg {
+        input: Operand,
+        alpha: f64,
+    },
+    LinearFill(Operand),
+    Locf(Operand),
+}
+
+/// What a window function sees of the sortBy clause.
+#[derive(Clone, Copy, Debug)]
+pub struct SortInfo {
+    pub fields: Option<usize>,
+    pub ascending: bool,
+}
+
+const NEEDS_SORT: &str =
+    "must be specified with a top level sortBy expression with exactly one element";
+
+impl Func {
+    /// Compile `{<$fn>: <args>, window: {...}}`.
+    pub fn compile(spec: &Bson, sort: SortInfo, ctx: &CompileCtx) -> Result<Func> {
+        let Bson::Document(d) = spec else {
+            return Err(Error::failed_to_parse(
+                "Expected a $-prefixed window function",
+            ));
+        };
+        let Some((name, arg)) = d.iter().find(|(k, _)| k.starts_with('$')) else {
+            return Err(Error::failed_to_parse(format!(
+                "Expected a $-prefixed window function{}",
+                d.keys()
+                    .next()
+                    .map(|k| format!(", {k}"))
+                    .unwrap_or_default()
+            )));
+        };
+        let mut window = None;
+        for (k, v) in d {
+            if k == "window" {
+                window = Some(Window::parse(v, sort.fields, sort.ascending)?);
+            } else if k != name {
+                return Err(Error::failed_to_parse(format!(
+                    "{name} got unexpected argument: {k}"
+                )));
+            }
+        }
+        let single_sort = |what: &str| -> Result<()> {
+            if sort.fields != Some(1) {
+                return Err(Error::location(5371602, format!("{what} {NEEDS_SORT}")));
+            }
+            Ok(())
+        };
+        let no_window = |what: &str| -> Result<()> {
+            if window.is_some() {
+                return Err(Error::location(
+                    5371601,
+                    format!("{what} does not accept a 'window' field"),
+                ));
+            }
+            Ok(())
+        };
+        let object = |what: &str| -> Result<&Document> {
+            match arg {
+                Bson::Document(o) => Ok(o),
+                _ => Err(Error::failed_to_parse(format!(
+                    "{what} must have exactly one argument that is an object"
+                ))),
+            }
+        };
+        Ok(match name.as_str() {
+            "$rank" | "$denseRank" | "$documentNumber" => {
+                if !matches!(arg, Bson::Document(o) if o.is_empty()) {
+                    return Err(Error::location(
+                        5371603,
+                        format!("{name} must have exactly one argument that is an empty object"),
+                    ));
+                }
+                no_window(name)?;
+                if name != "$documentNumber" {
+                    single_sort(name)?;
+                }
+                match name.as_str() {
+                    "$rank" => Func::Rank,
+                    "$denseRank" => Func::DenseRank,
+                    _ => Func::DocumentNumber,
+                }
+            }
+            "$shift" => {
+                let o = object("$shift")?;
+                no_window("$shift")?;
+                if sort.fields.is_none() {
+                    return Err(Error::failed_to_parse("$shift requires a sortBy"));
+                }
+                let mut output = None;
+                let mut by = None;
+                let mut default = Bson::Null;
+                for (k, v) in o {
+                    match k.as_str() {
+                        "output" => output = Some(Operand::compile(v, ctx)?),
+                        "by" => {
+                            by = Some(
+                                crate::value::numeric::to_i64_exact(v)
+                                    .filter(|_| is_number(v))
+                                    .ok_or_else(|| {
+                                        Error::failed_to_parse(
+                                            "'$shift:by' field must be an integer, but found by: ",
+                                        )
+                                    })?,
+                            )
+                        }
+                        "default" => {
+                            let op = Operand::compile(v, ctx)?;
+                            default =
+                                match &op {
+                                    Operand::Const(c) => c.clone(),
+                                    Operand::Expr(e) if e.as_constant().is_some() => {
+                                        e.as_constant().cloned().unwrap_or(Bson::Null)
+                                    }
+                                    _ => return Err(Error::failed_to_parse(
+                                        "'$shift:default' expression must yield a constant value.",
+                                    )),
+                                };
+                        }
+                        other => {
+                            return Err(Error::failed_to_parse(format!(
+                                "Unknown argument in $shift: {other}"
+                            )))
+                        }
+                    }
+                }
+                Func::Shift {
+                    output: output.ok_or_else(|| {
+                        Error::failed_to_parse("$shift requires an 'output' expression.")
+                    })?,
+                    by: by.ok_or_else(|| {
+                        Error::failed_to_parse("$shift requires an 'by' expression.")
+                    })?,
+                    default,
+                }
+            }
+            "$derivative" | "$integral" => {
+                let o = object(name)?;
+                single_sort(name)?;
+                let mut input = None;
+                let mut unit = None;
+                for (k, v) in o {
+                    match (k.as_str(), v) {
+                        ("input", _) => input = Some(Operand::compile(v, ctx)?),
+                        ("unit", Bson::String(s)) => {
+                            let u = TimeUnit::parse(s)?;
+                            unit = Some(u.millis().ok_or_else(|| {
+                                Error::location(5490704, "unit must be 'week' or smaller")
+                            })?);
+                        }
+                        ("unit", _) => {
+                            return Err(Error::failed_to_parse(format!(
+                                "{name} 'unit' must be a string"
+                            )))
+                        }
+                        (other, _) => {
+                            return Err(Error::failed_to_parse(format!(
+                                "{name} got unexpected argument: {other}"
+                            )))
+                        }
+                    }
+                }
+                let input = input.ok_or_else(|| {
+                    Error::failed_to_parse(format!("{name} requires an 'input' expression"))
+                })?;
+                if name == "$derivative" {
+                    let window = window.ok_or_else(|| {
+                        Error::failed_to_parse("$derivative requires explicit window bounds")
+                    })?;
+                    Func::Derivative {
+                        input,
+                        unit,
+                        window,
+                    }
+                } else {
+                    Func::Integral {
+                        input,
+                        unit,
+                        window: window.unwrap_or_else(Window::unbounded),
+                    }
+                }
+            }
+            "$expMovingAvg" => {
+                let o = object("$expMovingAvg")?;
+                no_window("$expMovingAvg")?;
+                if o.len() != 2 || !o.contains_key("input") {
+                    return Err(Error::failed_to_parse(
+                        "$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field",
+                    ));
+                }
+                if sort.fields.is_none() {
+                    return Err(Error::failed_to_parse(
+                        "$expMovingAvg requires an explicit 'sortBy'",
+                    ));
+                }
+                let input = Operand::compile(o.get("input").unwrap_or(&Bson::Null), ctx)?;
+                let alpha = if let Some(n) = o.get("N") {
+                    let Some(f) = to_f64(n).filter(|_| is_number(n)) else {
+                        return Err(Error::failed_to_parse(
+                            "'N' field must be an integer, but found type",
+                        ));
+                    };
+                    if f.fract() != 0.0 {
+                        return Err(Error::failed_to_parse(format!(
+                            "'N' field must be an integer, but found  N: {}. To use a non-integer, use the 'alpha' argument instead",
+                            crate::output::shell::inline(n)
+                        )));
+                    }
+                    if f <= 0.0 {
+                        return Err(Error::failed_to_parse(format!(
+                            "'N' must be greater than zero. Got {f}"
+                        )));
+                    }
+                    2.0 / (f + 1.0)
+                } else if let Some(a) = o.get("alpha") {
+                    let Some(f) = to_f64(a).filter(|_| is_number(a)) else {
+                        return Err(Error::failed_to_parse("'alpha' must be a number"));
+                    };
+                    if f <= 0.0 || f >= 1.0 {
+                        return Err(Error::failed_to_parse(format!(
+                            "'alpha' must be between 0 and 1 (exclusive), found alpha: {}",
+                            crate::output::shell::inline(a)
+                        )));
+                    }
+                    f
+                } else {
+                    return Err(Error::failed_to_parse(
+                        "Got unrecognized field in $expMovingAvg$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field",
+                    ));
+                };
+                Func::ExpMovingAvg { input, alpha }
+            }
+            "$linearFill" => {
+                no_window("$linearFill")?;
+                single_sort("$linearFill")?;
+                Func::LinearFill(Operand::compile(arg, ctx)?)
+            }
+            "$locf" => {
+                no_window("$locf")?;
+                Func::Locf(Operand::compile(arg, ctx)?)
+            }
+            "$covariancePop" | "$covarianceSamp" | "$percentile" | "$median" | "$minMaxScaler"
+            | "$concatArrays" | "$setUnion" => {
+                return Err(Error::not_supported(format!("the {name} window function")))
+            }
+            _ => {
+                // `$count: {}` and every accumulator allowed in a window.
+                let acc = match Accumulator::compile_op(name, arg, ctx) {
+                    Ok(Some(acc))
+                        if acc.kind != crate::aggregate::accumulators::Kind::MergeObjects =>
+                    {
+                        acc
+                    }
+                    Ok(_) => {
+                        return Err(Error::failed_to_parse(format!(
+                            "Unrecognized window function, {name}"
+                        )))
+                    }
+                    Err(e) if e.code == 40237 => {
+                        return Err(Error::failed_to_parse(format!(
+                            "Window function {name} accepts only one argument"
+                        )))
+                    }
+                    Err(e) => return Err(e),
+                };
+                Func::Acc(acc, window.unwrap_or_else(Window::unbounded))
+            }
+        })
+    }
+
+    /// Values for every document of one (sorted) partition.
+    pub fn compute(
+        &self,
+        docs: &[&Document],
+        keys: &[Option<Bson>],
+        sort: Option<&SortSpec>,
+        scope: &Scope,
+    ) -> Result<Vec<Option<Bson>>> {
+        let n = docs.len();
+        let mut out = Vec::with_capacity(n);
+        match self {
+            Func::Acc(acc, window) => {
+                if window.is_unbounded() {
+                    let mut st = acc.start(&Bson::Null, scope)?;
+                    for d in docs {
+                        acc.add(&mut st, d, scope)?;
+                    }
+                    let v = acc.result(&st);
+                    out.resize(n, Some(v));
+                    return Ok(out);
+                }
+                // [unbounded, current] is a running total: add one document per step.
+                if matches!(
+                    window,
+                    Window::Documents(
+                        super::bounds::Bound::Unbounded,
+                        super::bounds::Bound::Current
+                    )
+                ) {
+                    let mut st = acc.start(&Bson::Null, scope)?;
+                    for d in docs {
+                        acc.add(&mut st, d, scope)?;
+                        out.push(Some(acc.result(&st)));
+                    }
+                    return Ok(out);
+                }
+                for i in 0..n {
+                    let mut st = acc.start(&Bson::Null, scope)?;
+                    if let Some((lo, hi)) = window.span(i, n, keys)? {
+                        for d in &docs[lo..=hi] {
+                            acc.add(&mut st, d, scope)?;
+                        }
+                    }
+                    out.push(Some(acc.result(&st)));
+                }
+            }
+            Func::DocumentNumber => out.extend((1..=n).map(|i| Some(count_value(i)))),
+            Func::Rank | Func::DenseRank => {
+                let mut rank = 0;
+                let mut dense = 0;
+                for i in 0..n {
+                    let tie = i > 0
+                        && sort.is_some_and(|s| s.compare(docs[i - 1], docs[i]) == Ordering::Equal);
+                    if !tie {
+                        rank = i + 1;
+                        dense += 1;
+                    }
+                    out.push(Some(count_value(if matches!(self, Func::Rank) {
+                        rank
+                    } else {
+                        dense
+                    })));
+                }
+            }
+            Func::Shift {
+                output,
+                by,
+                default,
+            } => {
+                for i in 0..n {
+                    let j = i as i64 + by;
+                    let v = match usize::try_from(j).ok().and_then(|j| docs.get(j)) {
+                        Some(d) => output.eval_owned(d, scope)?.unwrap_or(Bson::Null),
+                        None => default.clone(),
+                    };
+                    out.push(Some(v));
+                }
+            }
+            Func::Derivative {
+                input,
+                unit,
+                window,
+            } => {
+                for i in 0..n {
+                    let v = match window.span(i, n, keys)? {
+                        Some((lo, hi)) => derivative(
+                            input, *unit, docs[lo], docs[hi], &keys[lo], &keys[hi], scope,
+                        )?,
+                        None => Bson::Null,
+                    };
+                    out.push(Some(v));
+                }
+            }
+            Func::Integral {
+                input,
+                unit,
+                window,
+            } => {
+                for i in 0..n {
+                    let v = match window.span(i, n, keys)? {
+                        Some((lo, hi)) => {
+                            integral(input, *unit, &docs[lo..=hi], &keys[lo..=hi], scope)?
+                        }
+                        None => Bson::Null,
+                    };
+                    out.push(Some(v));
+                }
+            }
+            Func::ExpMovingAvg { input, alpha } => {
+                let mut cur: Option<f64> = None;
+                let mut dec = false;
+                for d in docs {
+                    let v = input.eval(d, scope)?;
+                    match v.as_deref() {
+                        Some(x) if is_number(x) => {
+                            dec |= matches!(x, Bson::Decimal128(_));
+                            let x = to_f64(x).unwrap_or(0.0);
+                            cur = Some(match cur {
+                                None => x,
+                                Some(c) => x * alpha + c * (1.0 - alpha),
+                            });
+                            out.push(cur.map(Bson::Double));
+                        }
+                        // Non-numeric input is ignored: the current average (or null).
+                        _ => out.push(Some(cur.map_or(Bson::Null, Bson::Double))),
+                    }
+                }
+                if dec {
+                    for v in out.iter_mut() {
+                        if let Some(Bson::Double(f)) = v {
+                            *v = Some(crate::aggregate::numbers::f64_to_decimal(*f));
+                        }
+                    }
+                }
+            }
+            Func::Locf(op) => {
+                let mut last = Bson::Null;
+                for d in docs {
+                    match op.eval_owned(d, scope)? {
+                        Some(v) if !matches!(v, Bson::Null | Bson::Undefined) => {
+                            last = v.clone();
+                            out.push(Some(v));
+                        }
+                        _ => out.push(Some(last.clone())),
+                    }
+                }
+            }
+            Func::LinearFill(op) => {
+                let vals: Vec<Option<Bson>> = docs
+                    .iter()
+                    .map(|d| {
+                        op.eval_owned(d, scope)
+                            .map(|v| v.filter(|v| !matches!(v, Bson::Null | Bson::Undefined)))
+                    })
+                    .collect::<Result<_>>()?;
+                for i in 0..n {
+                    if let Some(v) = &vals[i] {
+                        out.push(Some(v.clone()));
+                        continue;
+                    }
+                    let prev = (0..i).rev().find(|&j| vals[j].is_some());
+                    let next = (i + 1..n).find(|&j| vals[j].is_some());
+                    let v = match (prev, next) {
+                        (Some(p), Some(q)) => interpolate(
+                            &keys[p],
+                            &keys[i],
+                            &keys[q],
+                            vals[p].as_ref(),
+                            vals[q].as_ref(),
+                        )?,
+                        _ => Bson::Null,
+                    };
+                    out.push(Some(v));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A sortBy value as a number (dates as milliseconds).
+fn key_num(k: &Option<Bson>) -> Option<f64> {
+    match k {
+        Some(Bson::DateTime(d)) => Some(d.timestamp_millis() as f64),
+        Some(v) => to_f64(v),
+        None => None,
+    }
+}
+
+fn interpolate(
+    kp: &Option<Bson>,
+    ki: &Option<Bson>,
+    kq: &Option<Bson>,
+    vp: Option<&Bson>,
+    vq: Option<&Bson>,
+) -> Result<Bson> {
+    let (Some(xp), Some(xi), Some(xq)) = (key_num(kp), key_num(ki), key_num(kq)) else {
+        return Err(Error::location(
+            6050106,
+            "The sortBy field must be a numeric or date value for $linearFill",
+        ));
+    };
+    let (Some(yp), Some(yq)) = (vp.and_then(to_f64), vq.and_then(to_f64)) else {
+        return Err(Error::location(
+            6050107,
+            "The value to fill must be numeric for $linearFill",
+        ));
+    };
+    if xq == xp {
+        return Ok(Bson::Double(yp));
+    }
+    Ok(Bson::Double(yp + (yq - yp) * (xi - xp) / (xq - xp)))
+}
+
+fn time_value(k: &Option<Bson>, unit: Option<i64>, what: &str) -> Result<f64> {
+    match (unit, k) {
+        (Some(_), Some(Bson::DateTime(d))) => Ok(d.timestamp_millis() as f64),
+        (Some(_), _) => Err(Error::location(
+            if what == "$derivative" {
+                5624900
+            } else {
+                5423901
+            },
+            format!("{what} with 'unit' expects the sortBy field to be a Date"),
+        )),
+        (None, Some(Bson::DateTime(_))) => Err(Error::location(
+            if what == "$derivative" {
+                5624901
+            } else {
+                5423902
+            },
+            format!("{what} where the sortBy is a Date requires an 'unit'"),
+        )),
+        (None, Some(v)) if is_number(v) => Ok(to_f64(v).unwrap_or(0.0)),
+        (None, _) => Err(Error::location(
+            if what == "$derivative" {
+                5624902
+            } else {
+                5423902
+            },
+            format!("{what} (with no 'unit') expects the sortBy field to be numeric"),
+        )),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn derivative(
+    input: &Operand,
+    unit: Option<i64>,
+    left: &Document,
+    right: &Document,
+    kl: &Option<Bson>,
+    kr: &Option<Bson>,
+    scope: &Scope,
+) -> Result<Bson> {
+    let run = time_value(kr, unit, "$derivative")? - time_value(kl, unit, "$derivative")?;
+    let y = |d: &Document| -> Result<f64> {
+        let v = input.eval(d, scope)?;
+        match v.as_deref() {
+            Some(x) if is_number(x) => Ok(to_f64(x).unwrap_or(0.0)),
+            _ => Err(Error::location(
+                5624903,
+                "$derivative input must not be null or missing",
+            )),
+        }
+    };
+    let rise = y(right)? - y(left)?;
+    if run == 0.0 {
+        return Ok(Bson::Null);
+    }
+    let r = rise / run;
+    Ok(Bson::Double(match unit {
+        Some(ms) => r * ms as f64,
+        None => r,
+    }))
+}
+
+fn integral(
+    input: &Operand,
+    unit: Option<i64>,
+    docs: &[&Document],
+    keys: &[Option<Bson>],
+    scope: &Scope,
+) -> Result<Bson> {
+    let mut sum = SumState::default();
+    let mut prev: Option<(f64, f64)> = None;
+    for (d, k) in docs.iter().zip(keys) {
+        let x = time_value(k, unit, "$integral")?;
+        let v = input.eval(d, scope)?;
+        let y = match v.as_deref() {
+            Some(y) if is_number(y) => to_f64(y).unwrap_or(0.0),
+            _ => {
+                return Err(Error::location(
+                    5423900,
+                    "The input value of $integral window function must be a vector of 2 value, the first value must be numeric or date type and the second must be numeric.",
+                ))
+            }
+        };
+        if let Some((px, py)) = prev {
+            sum.add(&Bson::Double((x - px) * (y + py) / 2.0));
+        }
+        prev = Some((x, y));
+    }
+    let total = sum.result();
+    Ok(match unit {
+        Some(ms) => Bson::Double(to_f64(&total).unwrap_or(0.0) / ms as f64),
+        None => total,
+    })
+}
