@@ -100,10 +100,12 @@ impl Densify {
                 "step" => step = Some(v.clone()),
                 "unit" => match v {
                     Bson::String(s) => unit = Some(TimeUnit::parse(s)?),
-                    other => return Err(Error::type_mismatch(format!(
+                    other => {
+                        return Err(Error::type_mismatch(format!(
                         "BSON field 'range.unit' is the wrong type '{}', expected type 'string'",
                         type_name(other)
-                    ))),
+                    )))
+                    }
                 },
                 "bounds" => bounds = Some(v),
                 other => {
