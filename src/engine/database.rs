@@ -60,6 +60,59 @@ impl Collection {
         Ok(())
     }
 
+    /// Update the document at `index` in place; `f` returns whether it changed.
+    /// `f` should leave `_id` alone (the update code refuses to change it); if
+    /// it does not, the `_id` set follows the change.
+    pub fn update_in_place(
+        &mut self,
+        index: usize,
+        f: impl FnOnce(&mut Document) -> Result<bool>,
+    ) -> Result<bool> {
+        let Some(doc) = self.docs.get_mut(index) else {
+            return Err(Error::new(
+                1,
+                "InternalError",
+                "document index out of range",
+            ));
+        };
+        let old_id = doc.get("_id").cloned().unwrap_or(Bson::Null);
+        let changed = f(doc)?;
+        if changed {
+            let new_id = doc.get("_id").cloned().unwrap_or(Bson::Null);
+            if !crate::value::equal(&old_id, &new_id) {
+                self.ids.remove(&OrdBson(old_id));
+                if !self.ids.insert(OrdBson(new_id)) {
+                    return Err(Error::new(
+                        1,
+                        "InternalError",
+                        "an in-place update changed _id",
+                    ));
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Remove the documents at the given indexes (ascending), keeping the
+    /// others in order; returns the removed ones. Linear, unlike repeated `remove`.
+    pub fn remove_many(&mut self, indexes: &[usize]) -> Vec<Document> {
+        let mut removed = Vec::with_capacity(indexes.len());
+        let mut next = indexes.iter().copied().peekable();
+        let mut kept = Vec::with_capacity(self.docs.len().saturating_sub(indexes.len()));
+        for (i, doc) in std::mem::take(&mut self.docs).into_iter().enumerate() {
+            if next.peek() == Some(&i) {
+                next.next();
+                self.ids
+                    .remove(&OrdBson(doc.get("_id").cloned().unwrap_or(Bson::Null)));
+                removed.push(doc);
+            } else {
+                kept.push(doc);
+            }
+        }
+        self.docs = kept;
+        removed
+    }
+
     /// Remove and return the document at `index`.
     pub fn remove(&mut self, index: usize) -> Option<Document> {
         if index >= self.docs.len() {

@@ -1,0 +1,161 @@
+//! bulkWrite: insertOne, updateOne, updateMany, replaceOne, deleteOne and
+//! deleteMany in one call, ordered (stop at the first error) or not.
+//! https://www.mongodb.com/docs/manual/reference/method/db.collection.bulkWrite/
+use super::super::{Call, Database, Session};
+use super::exec::{self, Target};
+use super::options;
+use super::update::check_update_argument;
+use crate::error::{Error, Result};
+use crate::output::shell::type_name;
+use crate::query::Filter;
+use crate::update::Update;
+use bson::{Bson, Document};
+
+#[derive(Default)]
+struct Totals {
+    inserted: usize,
+    inserted_ids: Document,
+    matched: usize,
+    modified: usize,
+    deleted: usize,
+    upserted: usize,
+    upserted_ids: Document,
+}
+
+pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
+    call.max_args(2)?;
+    let arg = options::required(call, 0, "bulkWrite")?;
+    let Bson::Array(ops) = &arg.value else {
+        return Err(Error::type_mismatch(format!(
+            "bulkWrite() needs an array of operations, got {}",
+            type_name(&arg.value)
+        ))
+        .at(arg.span));
+    };
+    let ordered = match call.doc_arg(1, "options")?.and_then(|o| o.get("ordered")) {
+        None | Some(Bson::Null | Bson::Undefined) => true,
+        Some(Bson::Boolean(b)) => *b,
+        Some(v) => {
+            return Err(Error::type_mismatch(format!(
+                "ordered must be a boolean, got {}",
+                type_name(v)
+            ))
+            .at(call.span))
+        }
+    };
+    let mut totals = Totals::default();
+    let mut first_error = None;
+    for (i, op) in ops.iter().enumerate() {
+        if let Err(e) = run_op(session, coll, i, op, &mut totals) {
+            first_error.get_or_insert(e);
+            if ordered {
+                break;
+            }
+        }
+    }
+    if let Some(e) = first_error {
+        return Err(e.at(arg.span));
+    }
+    let mut d = Document::new();
+    d.insert("acknowledged", true);
+    d.insert("insertedCount", exec::count(totals.inserted));
+    d.insert("insertedIds", totals.inserted_ids);
+    d.insert("matchedCount", exec::count(totals.matched));
+    d.insert("modifiedCount", exec::count(totals.modified));
+    d.insert("deletedCount", exec::count(totals.deleted));
+    d.insert("upsertedCount", exec::count(totals.upserted));
+    d.insert("upsertedIds", totals.upserted_ids);
+    Ok(Bson::Document(d))
+}
+
+fn field<'d>(spec: &'d Document, op: &str, name: &str) -> Result<&'d Bson> {
+    spec.get(name)
+        .ok_or_else(|| Error::bad_value(format!("bulkWrite {op} needs a '{name}' field")))
+}
+
+fn run_op(
+    session: &mut Session,
+    coll: &str,
+    i: usize,
+    op: &Bson,
+    totals: &mut Totals,
+) -> Result<()> {
+    let Bson::Document(op) = op else {
+        return Err(Error::bad_value(format!(
+            "bulkWrite operation {i} must be an object, got {}",
+            type_name(op)
+        )));
+    };
+    let (name, spec) = match op.iter().next() {
+        Some((name, Bson::Document(spec))) if op.len() == 1 => (name.as_str(), spec),
+        _ => {
+            return Err(Error::bad_value(format!(
+                "bulkWrite operation {i} must be one of {{insertOne: ...}}, {{updateOne: ...}}, {{updateMany: ...}}, {{replaceOne: ...}}, {{deleteOne: ...}}, {{deleteMany: ...}}"
+            )))
+        }
+    };
+    let key = i.to_string();
+    match name {
+        "insertOne" => {
+            let Bson::Document(doc) = field(spec, name, "document")? else {
+                return Err(Error::type_mismatch("insertOne.document must be an object"));
+            };
+            let doc = session.db.prepare_insert(doc.clone())?;
+            let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
+            session.db.collection_mut(coll).insert(&Database::namespace(coll), doc)?;
+            totals.inserted += 1;
+            totals.inserted_ids.insert(key, id);
+        }
+        "updateOne" | "updateMany" | "replaceOne" => {
+            let replace = name == "replaceOne";
+            let update = field(spec, name, if replace { "replacement" } else { "update" })?;
+            check_update_argument(replace, update)?;
+            let filter = filter_of(spec, name)?;
+            let opts = options::parse(Some(spec), &session.run)?;
+            let ctx = opts.compile_ctx();
+            let filter = Filter::compile(&filter, &ctx)?;
+            let update = Update::compile(update, opts.array_filters.as_deref(), &ctx)?;
+            let scope = opts.scope(&session.run);
+            let target = Target {
+                filter: &filter,
+                sort: None,
+                multi: name == "updateMany",
+            };
+            let w = exec::update(session.db, coll, &target, &update, opts.upsert, false, &scope)?;
+            totals.matched += w.matched;
+            totals.modified += w.modified;
+            if let Some(id) = w.upserted {
+                totals.upserted += 1;
+                totals.upserted_ids.insert(key, id);
+            }
+        }
+        "deleteOne" | "deleteMany" => {
+            let filter = filter_of(spec, name)?;
+            let opts = options::parse(Some(spec), &session.run)?;
+            let filter = Filter::compile(&filter, &opts.compile_ctx())?;
+            let scope = opts.scope(&session.run);
+            let target = Target {
+                filter: &filter,
+                sort: None,
+                multi: name == "deleteMany",
+            };
+            totals.deleted += exec::delete(session.db, coll, &target, &scope)?.len();
+        }
+        other => {
+            return Err(Error::bad_value(format!(
+                "unknown bulkWrite operation {other}; supported: insertOne, updateOne, updateMany, replaceOne, deleteOne, deleteMany"
+            )))
+        }
+    }
+    Ok(())
+}
+
+fn filter_of(spec: &Document, op: &str) -> Result<Document> {
+    match field(spec, op, "filter")? {
+        Bson::Document(d) => Ok(d.clone()),
+        other => Err(Error::type_mismatch(format!(
+            "{op}.filter must be an object, got {}",
+            type_name(other)
+        ))),
+    }
+}

@@ -1,0 +1,53 @@
+//! deleteOne, deleteMany and the legacy remove().
+//! https://www.mongodb.com/docs/manual/reference/method/db.collection.deleteMany/
+use super::super::{Call, Session};
+use super::exec::{self, Target};
+use super::options;
+use crate::error::{Error, Result};
+use crate::query::Filter;
+use bson::{Bson, Document};
+
+pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
+    let method = call.name.as_str();
+    call.max_args(2)?;
+    let filter_doc = options::required_doc(call, 0, method, "filter")?;
+    // remove(query, justOne) takes a boolean or {justOne: ...}.
+    let (opts_doc, just_one) = match call.arg(1).map(|a| &a.value) {
+        Some(Bson::Boolean(b)) if method == "remove" => (None, *b),
+        _ => {
+            let d = call.doc_arg(1, "options")?;
+            let just_one = match d.and_then(|d| d.get("justOne")) {
+                Some(Bson::Boolean(b)) if method == "remove" => *b,
+                Some(v) if method == "remove" => {
+                    return Err(Error::type_mismatch(format!(
+                        "justOne must be a boolean, got {}",
+                        crate::output::shell::type_name(v)
+                    ))
+                    .at(call.span))
+                }
+                _ => false,
+            };
+            (d, just_one)
+        }
+    };
+    let opts = options::parse(opts_doc, &session.run).map_err(|e| e.at(call.span))?;
+    let ctx = opts.compile_ctx();
+    let filter_span = call.arg(0).map_or(call.span, |a| a.span);
+    let filter = Filter::compile(filter_doc, &ctx).map_err(|e| e.at(filter_span))?;
+    let multi = method == "deleteMany" || (method == "remove" && !just_one);
+    let scope = opts.scope(&session.run);
+    let target = Target {
+        filter: &filter,
+        sort: None,
+        multi,
+    };
+    let removed = exec::delete(session.db, coll, &target, &scope).map_err(|e| e.at(call.span))?;
+    Ok(delete_result(removed.len()))
+}
+
+pub fn delete_result(n: usize) -> Bson {
+    let mut d = Document::new();
+    d.insert("acknowledged", true);
+    d.insert("deletedCount", exec::count(n));
+    Bson::Document(d)
+}

@@ -1,0 +1,238 @@
+//! The write core shared by every method: find the target documents, apply
+//! an update to each (in place when safe, else on a copy that replaces the
+//! stored document whole), upsert, delete.
+use super::super::{Collection, Database};
+use crate::error::{Error, Result};
+use crate::expr::Scope;
+use crate::query::sort::SortSpec;
+use crate::query::Filter;
+use crate::update::values::{doc_size, MAX_DOC_SIZE};
+use crate::update::Update;
+use bson::{Bson, Document};
+use std::cmp::Ordering;
+
+/// What an update did.
+#[derive(Debug, Default)]
+pub struct Written {
+    pub matched: usize,
+    pub modified: usize,
+    pub upserted: Option<Bson>,
+    /// With `keep`: the target before and after the write (after = inserted doc on upsert).
+    pub before: Option<Document>,
+    pub after: Option<Document>,
+    pub position: Option<usize>,
+}
+
+/// Where a write applies.
+pub struct Target<'a> {
+    pub filter: &'a Filter,
+    pub sort: Option<&'a SortSpec>,
+    pub multi: bool,
+}
+
+/// Indexes (with positional matches) of the documents a write applies to:
+/// all matches, or the first in natural or `sort` order. Matching happens
+/// before any write, so updated documents are not matched again.
+pub fn find_targets(
+    docs: &[Document],
+    t: &Target,
+    scope: &Scope,
+) -> Result<Vec<(usize, Option<usize>)>> {
+    let mut out = Vec::new();
+    for (i, d) in docs.iter().enumerate() {
+        if let Some(pos) = t.filter.matches_at(d, scope)? {
+            out.push((i, pos));
+            if !t.multi && t.sort.is_none() {
+                break;
+            }
+        }
+    }
+    if let (Some(sort), false) = (t.sort, t.multi) {
+        let key = |i: usize| docs.get(i);
+        let best = out
+            .iter()
+            .copied()
+            .reduce(|a, b| match (key(a.0), key(b.0)) {
+                (Some(x), Some(y)) if sort.compare(y, x) == Ordering::Less => b,
+                _ => a,
+            });
+        out = best.into_iter().collect();
+    }
+    Ok(out)
+}
+
+fn too_large() -> Error {
+    Error::new(
+        10334,
+        "BSONObjectTooLarge",
+        format!("Resulting document after update is larger than {MAX_DOC_SIZE}"),
+    )
+}
+
+/// Apply `update` to the targets; upsert when nothing matched.
+pub fn update(
+    db: &mut Database,
+    coll: &str,
+    t: &Target,
+    update: &Update,
+    upsert: bool,
+    keep: bool,
+    scope: &Scope,
+) -> Result<Written> {
+    let ns = Database::namespace(coll);
+    let targets = match db.collection(coll) {
+        Some(c) => find_targets(c.docs(), t, scope)?,
+        None => Vec::new(),
+    };
+    let mut w = Written::default();
+    if targets.is_empty() {
+        if upsert {
+            let doc = upsert_document(db, t.filter, update, scope)?;
+            let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
+            if keep {
+                w.after = Some(doc.clone());
+            }
+            db.collection_mut(coll).insert(&ns, doc)?;
+            w.upserted = Some(id);
+        }
+        return Ok(w);
+    }
+    let c = db.collection_mut(coll);
+    for (i, pos) in targets {
+        w.matched += 1;
+        let (changed, before) = apply_one(c, &ns, i, pos, update, scope, keep)?;
+        if changed {
+            w.modified += 1;
+        }
+        if keep {
+            w.before = before;
+            w.after = c.docs().get(i).cloned();
+            w.position = pos;
+        }
+    }
+    Ok(w)
+}
+
+/// Update one stored document: whole or not at all.
+fn apply_one(
+    c: &mut Collection,
+    ns: &str,
+    i: usize,
+    pos: Option<usize>,
+    update: &Update,
+    scope: &Scope,
+    keep: bool,
+) -> Result<(bool, Option<Document>)> {
+    if !keep {
+        if let Some(growth) = update.in_place_growth() {
+            // One self-validating leaf: it fails before writing, so no copy is needed.
+            let fits = c
+                .docs()
+                .get(i)
+                .is_some_and(|d| doc_size(d) + growth <= MAX_DOC_SIZE);
+            if fits {
+                let changed = c.update_in_place(i, |d| update.apply(d, pos, false, scope))?;
+                return Ok((changed, None));
+            }
+        }
+    }
+    let Some(stored) = c.docs().get(i) else {
+        return Err(Error::new(
+            1,
+            "InternalError",
+            "document index out of range",
+        ));
+    };
+    let mut new = stored.clone();
+    let before = keep.then(|| stored.clone());
+    let changed = update.apply(&mut new, pos, false, scope)?;
+    if changed {
+        if doc_size(&new) > MAX_DOC_SIZE {
+            return Err(too_large());
+        }
+        c.replace(ns, i, new)?;
+    }
+    Ok((changed, before))
+}
+
+/// The document an upsert inserts: the filter's equality fields (only `_id`
+/// for a replacement), the update applied as an insert, `_id` first.
+/// https://www.mongodb.com/docs/manual/reference/method/db.collection.updateOne/#upsert
+pub fn upsert_document(
+    db: &Database,
+    filter: &Filter,
+    update: &Update,
+    scope: &Scope,
+) -> Result<Document> {
+    let seed = filter.upsert_seed()?;
+    let mut doc = if update.is_replacement() {
+        let mut d = Document::new();
+        if let Some(id) = seed.get("_id") {
+            d.insert("_id", id.clone());
+        }
+        d
+    } else {
+        seed
+    };
+    update.apply(&mut doc, None, true, scope)?;
+    let bad = match doc.get("_id") {
+        Some(Bson::Array(_)) => Some("array"),
+        Some(Bson::RegularExpression(_)) => Some("regex"),
+        Some(Bson::Undefined) => Some("undefined"),
+        _ => None,
+    };
+    if let Some(t) = bad {
+        return Err(Error::new(
+            53,
+            "InvalidIdField",
+            format!("The '_id' value cannot be of type {t}"),
+        ));
+    }
+    let doc = db.prepare_insert(doc)?;
+    if doc_size(&doc) > MAX_DOC_SIZE {
+        return Err(Error::location(
+            17420,
+            format!("Document to upsert is larger than {MAX_DOC_SIZE}"),
+        ));
+    }
+    Ok(doc)
+}
+
+/// Delete the targets; returns them with their positional matches.
+pub fn delete(
+    db: &mut Database,
+    coll: &str,
+    t: &Target,
+    scope: &Scope,
+) -> Result<Vec<(Document, Option<usize>)>> {
+    let Some(c) = db.collection(coll) else {
+        return Ok(Vec::new());
+    };
+    let mut targets = find_targets(c.docs(), t, scope)?;
+    if targets.is_empty() {
+        return Ok(Vec::new());
+    }
+    targets.sort_by_key(|(i, _)| *i);
+    let indexes: Vec<usize> = targets.iter().map(|(i, _)| *i).collect();
+    let removed = db.collection_mut(coll).remove_many(&indexes);
+    Ok(removed
+        .into_iter()
+        .zip(targets)
+        .map(|(d, (_, pos))| (d, pos))
+        .collect())
+}
+
+/// updateOne/updateMany/replaceOne's result, as mongosh prints it.
+pub fn update_result(w: &Written) -> Bson {
+    let mut d = Document::new();
+    d.insert("acknowledged", true);
+    d.insert("insertedId", w.upserted.clone().unwrap_or(Bson::Null));
+    d.insert("matchedCount", count(w.matched));
+    d.insert("modifiedCount", count(w.modified));
+    d.insert("upsertedCount", count(usize::from(w.upserted.is_some())));
+    Bson::Document(d)
+}
+
+pub fn count(n: usize) -> Bson {
+    super::super::read::count(n)
+}

@@ -1,0 +1,88 @@
+//! updateOne, updateMany, replaceOne and the legacy update().
+//! https://www.mongodb.com/docs/manual/reference/method/db.collection.updateOne/
+//! https://www.mongodb.com/docs/manual/reference/method/db.collection.replaceOne/
+use super::super::{Call, Session};
+use super::exec::{self, Target};
+use super::options::{self, forbids_operators, has_atomic_operators, requires_operators};
+use crate::error::{Error, Result};
+use crate::query::sort::SortSpec;
+use crate::query::Filter;
+use crate::update::Update;
+use bson::Bson;
+
+pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
+    let method = call.name.as_str();
+    call.max_args(3)?;
+    let filter_doc = options::required_doc(call, 0, method, "filter")?;
+    let update_arg = options::required(call, 1, method)?;
+    let opts =
+        options::parse(call.doc_arg(2, "options")?, &session.run).map_err(|e| e.at(call.span))?;
+    check_update_argument(method == "replaceOne", &update_arg.value)
+        .map_err(|e| e.at(update_arg.span))?;
+    let multi = method == "updateMany" || (method == "update" && opts.multi);
+    let ctx = opts.compile_ctx();
+    let filter_span = call.arg(0).map_or(call.span, |a| a.span);
+    let filter = Filter::compile(filter_doc, &ctx).map_err(|e| e.at(filter_span))?;
+    let update = Update::compile(&update_arg.value, opts.array_filters.as_deref(), &ctx)
+        .map_err(|e| e.at(update_arg.span))?;
+    if multi && update.is_replacement() {
+        return Err(Error::failed_to_parse(
+            "multi update is not supported for replacement-style update",
+        )
+        .at(update_arg.span));
+    }
+    let sort = match (&opts.sort, multi) {
+        (Some(s), false) => Some(SortSpec::compile(s).map_err(|e| e.at(call.span))?),
+        _ => None,
+    };
+    let scope = opts.scope(&session.run);
+    let target = Target {
+        filter: &filter,
+        sort: sort.as_ref(),
+        multi,
+    };
+    let w = exec::update(
+        session.db,
+        coll,
+        &target,
+        &update,
+        opts.upsert,
+        false,
+        &scope,
+    )
+    .map_err(|e| e.at(call.span))?;
+    Ok(exec::update_result(&w))
+}
+
+/// The Node driver's argument checks: updates need operators (or a
+/// pipeline), replacements must not have them.
+pub fn check_update_argument(replace: bool, v: &Bson) -> Result<()> {
+    match v {
+        Bson::Document(_) | Bson::Array(_) => {}
+        other => {
+            return Err(Error::type_mismatch(format!(
+                "the {} must be an object{}, got {}",
+                if replace { "replacement" } else { "update" },
+                if replace {
+                    ""
+                } else {
+                    " or a pipeline (array)"
+                },
+                crate::output::shell::type_name(other)
+            )))
+        }
+    }
+    if replace {
+        if has_atomic_operators(v) {
+            return Err(forbids_operators());
+        }
+        if matches!(v, Bson::Array(_)) {
+            return Err(Error::type_mismatch(
+                "the replacement must be an object, got array",
+            ));
+        }
+    } else if !has_atomic_operators(v) {
+        return Err(requires_operators());
+    }
+    Ok(())
+}

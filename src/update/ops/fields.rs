@@ -1,0 +1,171 @@
+//! Field operators on single values: `$inc`/`$mul` arithmetic with MongoDB's
+//! type promotion (SafeNum), `$min`/`$max`, `$currentDate`.
+//! https://www.mongodb.com/docs/manual/reference/operator/update/inc/
+//! https://www.mongodb.com/docs/manual/reference/operator/update/mul/
+use crate::value::numeric::{decode_decimal, Dec};
+use bigdecimal::BigDecimal;
+use bson::{Bson, Decimal128};
+use std::str::FromStr;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Arith {
+    Add,
+    Mul,
+}
+
+impl Arith {
+    pub fn modifier(self) -> &'static str {
+        match self {
+            Arith::Add => "$inc",
+            Arith::Mul => "$mul",
+        }
+    }
+    pub fn verb(self) -> &'static str {
+        match self {
+            Arith::Add => "increment",
+            Arith::Mul => "multiply",
+        }
+    }
+}
+
+/// `a op b` with SafeNum's promotion: int32 overflow widens to int64, int64
+/// overflow is an error (`None`), doubles win over integers, decimals over all.
+pub fn arith(op: Arith, a: &Bson, b: &Bson) -> Option<Bson> {
+    use Bson::*;
+    Some(match (a, b) {
+        (Decimal128(_), _) | (_, Decimal128(_)) => decimal_arith(op, a, b)?,
+        (Double(_), _) | (_, Double(_)) => {
+            let (x, y) = (as_f64(a)?, as_f64(b)?);
+            Double(match op {
+                Arith::Add => x + y,
+                Arith::Mul => x * y,
+            })
+        }
+        (Int32(x), Int32(y)) => {
+            let r = match op {
+                Arith::Add => x.checked_add(*y),
+                Arith::Mul => x.checked_mul(*y),
+            };
+            match r {
+                Some(v) => Int32(v),
+                None => {
+                    let (x, y) = (i64::from(*x), i64::from(*y));
+                    Int64(match op {
+                        Arith::Add => x + y,
+                        Arith::Mul => x * y,
+                    })
+                }
+            }
+        }
+        _ => {
+            let (x, y) = (as_i64(a)?, as_i64(b)?);
+            Int64(match op {
+                Arith::Add => x.checked_add(y)?,
+                Arith::Mul => x.checked_mul(y)?,
+            })
+        }
+    })
+}
+
+fn as_f64(v: &Bson) -> Option<f64> {
+    match v {
+        Bson::Int32(x) => Some(f64::from(*x)),
+        Bson::Int64(x) => Some(*x as f64),
+        Bson::Double(x) => Some(*x),
+        _ => None,
+    }
+}
+
+fn as_i64(v: &Bson) -> Option<i64> {
+    match v {
+        Bson::Int32(x) => Some(i64::from(*x)),
+        Bson::Int64(x) => Some(*x),
+        _ => None,
+    }
+}
+
+/// A number as the server's Decimal128 sees it: doubles are rounded to 15
+/// significant digits first (Decimal128's kRoundTo15Digits).
+fn to_decimal(v: &Bson) -> Option<Dec> {
+    match v {
+        Bson::Double(x) if x.is_nan() => Some(Dec::NaN),
+        Bson::Double(x) if x.is_infinite() => Some(Dec::Inf(*x > 0.0)),
+        Bson::Double(x) => BigDecimal::from_str(&format!("{x:.14e}"))
+            .ok()
+            .map(Dec::Finite),
+        Bson::Int32(x) => Some(Dec::Finite(BigDecimal::from(*x))),
+        Bson::Int64(x) => Some(Dec::Finite(BigDecimal::from(*x))),
+        Bson::Decimal128(d) => Some(decode_decimal(d)),
+        _ => None,
+    }
+}
+
+fn decimal_arith(op: Arith, a: &Bson, b: &Bson) -> Option<Bson> {
+    let (x, y) = (to_decimal(a)?, to_decimal(b)?);
+    let r = match (op, x, y) {
+        (_, Dec::NaN, _) | (_, _, Dec::NaN) => Dec::NaN,
+        (Arith::Add, Dec::Inf(p), Dec::Inf(q)) => {
+            if p == q {
+                Dec::Inf(p)
+            } else {
+                Dec::NaN
+            }
+        }
+        (Arith::Add, Dec::Inf(p), _) | (Arith::Add, _, Dec::Inf(p)) => Dec::Inf(p),
+        (Arith::Add, Dec::Finite(p), Dec::Finite(q)) => Dec::Finite(p + q),
+        (Arith::Mul, Dec::Inf(p), Dec::Inf(q)) => Dec::Inf(p == q),
+        (Arith::Mul, Dec::Inf(p), Dec::Finite(q)) | (Arith::Mul, Dec::Finite(q), Dec::Inf(p)) => {
+            if q == BigDecimal::from(0) {
+                Dec::NaN
+            } else {
+                Dec::Inf(p == (q > BigDecimal::from(0)))
+            }
+        }
+        (Arith::Mul, Dec::Finite(p), Dec::Finite(q)) => Dec::Finite(p * q),
+    };
+    Some(Bson::Decimal128(dec_to_decimal128(&r)))
+}
+
+pub fn dec_to_decimal128(d: &Dec) -> Decimal128 {
+    let text = match d {
+        Dec::NaN => "NaN".to_string(),
+        Dec::Inf(true) => "Infinity".to_string(),
+        Dec::Inf(false) => "-Infinity".to_string(),
+        Dec::Finite(b) => b.to_string(),
+    };
+    Decimal128::from_str(&text)
+        .or_else(|_| match d {
+            Dec::Finite(b) => Decimal128::from_str(&b.to_scientific_notation()),
+            _ => Decimal128::from_str("NaN"),
+        })
+        .unwrap_or_else(|_| Decimal128::from_bytes([0; 16]))
+}
+
+/// `$mul` on a missing field stores 0 of the operand's type (operand × int 0).
+pub fn zero_like(operand: &Bson) -> Bson {
+    arith(Arith::Mul, operand, &Bson::Int32(0)).unwrap_or(Bson::Int32(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::bson;
+
+    #[test]
+    fn promotion() {
+        assert_eq!(
+            arith(Arith::Add, &bson!(i32::MAX), &bson!(1)),
+            Some(Bson::Int64(i64::from(i32::MAX) + 1))
+        );
+        assert_eq!(arith(Arith::Add, &Bson::Int64(i64::MAX), &bson!(1)), None);
+        assert_eq!(arith(Arith::Mul, &bson!(3), &bson!(2.5)), Some(bson!(7.5)));
+        assert_eq!(zero_like(&Bson::Int64(5)), Bson::Int64(0));
+        assert_eq!(zero_like(&bson!(2.5)), bson!(0.0));
+        let d = arith(
+            Arith::Add,
+            &Bson::Decimal128(Decimal128::from_str("1.5").unwrap_or_else(|_| unreachable!())),
+            &bson!(1),
+        );
+        assert_eq!(d.map(|v| v.to_string()), Some("2.5".to_string()));
+    }
+}
