@@ -110,10 +110,7 @@ impl Opts {
     }
 
     pub fn scope<'r>(&self, run: &'r crate::context::RunCtx) -> Scope<'r> {
-        Scope {
-            run,
-            vars: self.lets.clone(),
-        }
+        Scope::new(run).with_vars(self.lets.clone())
     }
 }
 
