@@ -117,3 +117,101 @@ fn comparison_missing_vs_null() {
     assert_eq!(ev(bson!({"$lt": ["$nope", null]})), Some(bson!(true)));
     assert_eq!(ev(bson!({"$cmp": [1, 1.0]})), Some(bson!(0)));
 }
+
+fn date(s: &str) -> Bson {
+    match chrono::DateTime::parse_from_rfc3339(s) {
+        Ok(t) => Bson::DateTime(bson::DateTime::from_millis(t.timestamp_millis())),
+        Err(e) => panic!("{s}: {e}"),
+    }
+}
+
+#[test]
+fn date_parts_and_strings() {
+    let d = date("2014-01-01T08:15:39.736Z");
+    assert_eq!(ev(bson!({"$year": d.clone()})), Some(bson!(2014)));
+    assert_eq!(ev(bson!({"$dayOfYear": d.clone()})), Some(bson!(1)));
+    assert_eq!(ev(bson!({"$dayOfWeek": d.clone()})), Some(bson!(4)));
+    assert_eq!(ev(bson!({"$week": d.clone()})), Some(bson!(0)));
+    assert_eq!(ev(bson!({"$isoWeek": d.clone()})), Some(bson!(1)));
+    assert_eq!(
+        ev(
+            bson!({"$dateToString": {"format": "%Y-%m-%d %H:%M:%S:%L%z", "date": d.clone(), "timezone": "America/New_York"}})
+        ),
+        Some(bson!("2014-01-01 03:15:39:736-0500"))
+    );
+    assert_eq!(
+        ev(bson!({"$dateToString": {"date": d.clone()}})),
+        Some(bson!("2014-01-01T08:15:39.736Z"))
+    );
+    assert_eq!(
+        ev(
+            bson!({"$dateFromString": {"dateString": "2017-02-08T12:10:40.787", "timezone": "America/New_York"}})
+        ),
+        Some(date("2017-02-08T17:10:40.787Z"))
+    );
+    assert_eq!(
+        ev(bson!({"$dateFromString": {"dateString": "15-06-2018", "format": "%d-%m-%Y"}})),
+        Some(date("2018-06-15T00:00:00Z"))
+    );
+    assert_eq!(
+        ev(bson!({"$dateFromParts": {"year": 2017, "month": 14, "day": 1}})),
+        Some(date("2018-02-01T00:00:00Z"))
+    );
+    assert_eq!(
+        ev(bson!({"$dateFromParts": {"isoWeekYear": 2017, "isoWeek": 1, "isoDayOfWeek": 1}})),
+        Some(date("2017-01-02T00:00:00Z"))
+    );
+}
+
+#[test]
+fn date_arithmetic() {
+    let d = date("2020-10-31T12:10:05Z");
+    assert_eq!(
+        ev(bson!({"$dateAdd": {"startDate": d.clone(), "unit": "month", "amount": 1}})),
+        Some(date("2020-11-30T12:10:05Z"))
+    );
+    assert_eq!(
+        ev(
+            bson!({"$dateDiff": {"startDate": date("2020-12-31T23:59:59Z"), "endDate": date("2021-01-01T00:00:01Z"), "unit": "year"}})
+        ),
+        Some(Bson::Int64(1))
+    );
+    assert_eq!(
+        ev(
+            bson!({"$dateTrunc": {"date": date("2021-03-20T11:30:05Z"), "unit": "week", "binSize": 2, "startOfWeek": "monday"}})
+        ),
+        Some(date("2021-03-15T00:00:00Z"))
+    );
+    assert_eq!(
+        ev(
+            bson!({"$dateTrunc": {"date": date("2021-03-20T11:30:05Z"), "unit": "hour", "binSize": 6}})
+        ),
+        Some(date("2021-03-20T06:00:00Z"))
+    );
+    assert_eq!(
+        ev(
+            bson!({"$dateAdd": {"startDate": date("2021-03-13T12:00:00Z"), "unit": "day", "amount": 1, "timezone": "America/New_York"}})
+        ),
+        Some(date("2021-03-14T11:00:00Z"))
+    );
+}
+
+#[test]
+fn regex_and_strings() {
+    let r = ev(bson!({"$regexFind": {"input": "Hello World", "regex": "o(.)"}}));
+    assert_eq!(r, Some(bson!({"match": "o ", "idx": 4, "captures": [" "]})));
+    let all = ev(bson!({"$regexFindAll": {"input": "aaa", "regex": "a*?"}}));
+    assert_eq!(
+        all.map(|a| matches!(a, Bson::Array(v) if v.len() == 3)),
+        Some(true)
+    );
+    assert_eq!(
+        code(bson!({"$regexMatch": {"input": "a", "regex": "(a)\\1"}})),
+        115
+    );
+    assert_eq!(ev(bson!({"$toString": 1.5})), Some(bson!("1.5")));
+    assert_eq!(
+        ev(bson!({"$toDecimal": 2.5})).map(|d| d.to_string()),
+        Some("2.50000000000000".to_string())
+    );
+}

@@ -1,19 +1,423 @@
-//! Parsing date strings (`$dateFromString`, `$toDate`).
+//! Date strings → dates for `$dateFromString`, `$toDate` and `$convert`.
+//! Without a format MongoDB uses timelib's free-form parser; the playground
+//! accepts its common forms: ISO 8601 (`2017-02-08`, `2017-02-08T12:10:40.787Z`,
+//! space instead of `T`, offsets `±hh[:mm]`), `yyyy/mm/dd`, `mm/dd/yyyy` and
+//! month names (`Feb 8, 2017`, `8 February 2017`). With a format, the
+//! `$dateFromString` specifiers are parsed strictly.
+//! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/dateFromString/
+use super::date::{
+    days_from_civil, days_from_iso, local_ms_from_parts, validate_format, Zone, FROM_STRING_SPECS,
+    MS_PER_DAY,
+};
 use crate::error::{Error, Result};
 use bson::DateTime;
+use regex::Regex;
+use std::sync::OnceLock;
 
-/// Parse an ISO-8601-like date string.
+fn failure(s: &str, why: impl std::fmt::Display) -> Error {
+    Error::new(
+        241,
+        "ConversionFailure",
+        format!("Error parsing date string '{s}'; {why}"),
+    )
+}
+
+/// Zone information found in the string itself.
+#[derive(Clone, Debug, PartialEq)]
+enum StrZone {
+    None,
+    /// `+02:00`: timelib's "GMT offset".
+    Offset(i64),
+    /// `Z`, `UTC`, `GMT`: a zone abbreviation.
+    Abbr(String, i64),
+}
+
+#[derive(Default, Debug)]
+struct Fields {
+    year: Option<i64>,
+    month: Option<i64>,
+    day: Option<i64>,
+    hour: Option<i64>,
+    minute: Option<i64>,
+    second: Option<i64>,
+    millis: i64,
+    doy: Option<i64>,
+    iso_year: Option<i64>,
+    iso_week: Option<i64>,
+    iso_dow: Option<i64>,
+}
+
+fn month_from_name(name: &str) -> Option<i64> {
+    let l = name.to_ascii_lowercase();
+    if l.len() < 3 {
+        return None;
+    }
+    const N: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    N.iter()
+        .position(|m| m.starts_with(&l) || (l.len() == 4 && l == "sept" && *m == "september"))
+        .map(|i| i as i64 + 1)
+}
+
+fn free_form_regexes() -> &'static [Regex] {
+    static R: OnceLock<Vec<Regex>> = OnceLock::new();
+    R.get_or_init(|| {
+        let time = r"(?:[T ]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?";
+        let zone = r"\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?";
+        // Constant patterns: compiled once; the order fixes the capture layout below.
+        [
+            r"(\d{4})-(\d{1,2})-(\d{1,2})",
+            r"(\d{4})/(\d{1,2})/(\d{1,2})",
+            r"(\d{1,2})/(\d{1,2})/(\d{4})",
+            r"([a-z]{3,9})\.? +(\d{1,2})(?:st|nd|rd|th)?,? +(\d{4})",
+            r"(\d{1,2})(?:st|nd|rd|th)?[ -]+([a-z]{3,9})\.?[ -,]+(\d{4})",
+        ]
+        .iter()
+        .filter_map(|date| Regex::new(&format!(r"(?i)^{date}{time}{zone}$")).ok())
+        .collect()
+    })
+}
+
+fn num(s: Option<regex::Match>) -> Option<i64> {
+    s.and_then(|m| m.as_str().parse().ok())
+}
+
+fn zone_of(z: Option<regex::Match>) -> StrZone {
+    let Some(z) = z else { return StrZone::None };
+    let t = z.as_str();
+    match t.to_ascii_uppercase().as_str() {
+        "Z" | "UTC" | "GMT" => StrZone::Abbr(t.to_string(), 0),
+        _ => {
+            let sign = if t.starts_with('-') { -1 } else { 1 };
+            let digits: String = t[1..].chars().filter(char::is_ascii_digit).collect();
+            let h: i64 = digits.get(..2).and_then(|d| d.parse().ok()).unwrap_or(0);
+            let m: i64 = digits.get(2..4).and_then(|d| d.parse().ok()).unwrap_or(0);
+            StrZone::Offset(sign * (h * 3600 + m * 60))
+        }
+    }
+}
+
+fn parse_free_form(s: &str) -> Result<(Fields, StrZone)> {
+    let t = s.trim();
+    let res = free_form_regexes();
+    for (i, re) in res.iter().enumerate() {
+        let Some(c) = re.captures(t) else { continue };
+        let (y, m, d) = match i {
+            0 | 1 => (num(c.get(1)), num(c.get(2)), num(c.get(3))),
+            2 => (num(c.get(3)), num(c.get(1)), num(c.get(2))),
+            3 => (
+                num(c.get(3)),
+                c.get(1).and_then(|m| month_from_name(m.as_str())),
+                num(c.get(2)),
+            ),
+            _ => (
+                num(c.get(3)),
+                c.get(2).and_then(|m| month_from_name(m.as_str())),
+                num(c.get(1)),
+            ),
+        };
+        let (Some(y), Some(m), Some(d)) = (y, m, d) else {
+            return Err(failure(
+                s,
+                "0: The timezone could not be found in the database",
+            ));
+        };
+        let millis = c
+            .get(7)
+            .map(|f| {
+                let digits: String = f.as_str().chars().take(3).collect();
+                let scale = 10i64.pow(3 - digits.len() as u32);
+                digits.parse::<i64>().unwrap_or(0) * scale
+            })
+            .unwrap_or(0);
+        let f = Fields {
+            year: Some(y),
+            month: Some(m),
+            day: Some(d),
+            hour: num(c.get(4)).or(Some(0)),
+            minute: num(c.get(5)).or(Some(0)),
+            second: num(c.get(6)).or(Some(0)),
+            millis,
+            ..Fields::default()
+        };
+        if m < 1
+            || m > 12
+            || d < 1
+            || d > 31
+            || f.hour > Some(24)
+            || f.minute > Some(59)
+            || f.second > Some(60)
+        {
+            return Err(failure(s, "0: Unexpected data found."));
+        }
+        return Ok((f, zone_of(c.get(8))));
+    }
+    Err(failure(s, "0: Unexpected data found."))
+}
+
+/// Read up to `max` digits (at least one).
+fn digits(input: &[u8], pos: &mut usize, max: usize) -> Option<i64> {
+    let start = *pos;
+    while *pos < input.len() && *pos - start < max && input[*pos].is_ascii_digit() {
+        *pos += 1;
+    }
+    if *pos == start {
+        return None;
+    }
+    std::str::from_utf8(&input[start..*pos]).ok()?.parse().ok()
+}
+
+fn parse_with_format(s: &str, format: &str) -> Result<(Fields, StrZone)> {
+    let input = s.as_bytes();
+    let mut pos = 0usize;
+    let mut f = Fields::default();
+    let mut zone = StrZone::None;
+    let mut fmt = format.chars();
+    let fail = |pos: usize, msg: &str| {
+        let ch = input
+            .get(pos)
+            .map_or(String::new(), |b| (*b as char).to_string());
+        failure(s, format!("{pos}: {msg} '{ch}'"))
+    };
+    while let Some(c) = fmt.next() {
+        if c != '%' {
+            let mut buf = [0u8; 4];
+            let lit = c.encode_utf8(&mut buf).as_bytes();
+            if input.get(pos..pos + lit.len()) != Some(lit) {
+                return Err(fail(pos, "The format separator does not match"));
+            }
+            pos += lit.len();
+            continue;
+        }
+        let Some(spec) = fmt.next() else { break };
+        let need = |v: Option<i64>, msg: &str, pos: usize| v.ok_or_else(|| fail(pos, msg));
+        match spec {
+            '%' => {
+                if input.get(pos) != Some(&b'%') {
+                    return Err(fail(pos, "The escaped character could not be found"));
+                }
+                pos += 1;
+            }
+            'Y' => {
+                let p0 = pos;
+                let v = digits(input, &mut pos, 4);
+                if pos - p0 != 4 {
+                    return Err(fail(p0, "A four digit year could not be found"));
+                }
+                f.year = v;
+            }
+            'G' => {
+                let p0 = pos;
+                let v = digits(input, &mut pos, 4);
+                if pos - p0 != 4 {
+                    return Err(fail(p0, "A four digit ISO year could not be found"));
+                }
+                f.iso_year = v;
+            }
+            'm' => {
+                f.month = Some(need(
+                    digits(input, &mut pos, 2),
+                    "A two digit month could not be found",
+                    pos,
+                )?)
+            }
+            'd' => {
+                f.day = Some(need(
+                    digits(input, &mut pos, 2),
+                    "A two digit day could not be found",
+                    pos,
+                )?)
+            }
+            'H' => {
+                f.hour = Some(need(
+                    digits(input, &mut pos, 2),
+                    "A two digit hour could not be found",
+                    pos,
+                )?)
+            }
+            'M' => {
+                f.minute = Some(need(
+                    digits(input, &mut pos, 2),
+                    "A two digit minute could not be found",
+                    pos,
+                )?)
+            }
+            'S' => {
+                f.second = Some(need(
+                    digits(input, &mut pos, 2),
+                    "A two digit second could not be found",
+                    pos,
+                )?)
+            }
+            'L' => {
+                let p0 = pos;
+                let v = need(
+                    digits(input, &mut pos, 3),
+                    "A three digit millisecond could not be found",
+                    pos,
+                )?;
+                f.millis = v * 10i64.pow(3 - (pos - p0) as u32);
+            }
+            'j' => {
+                f.doy = Some(need(
+                    digits(input, &mut pos, 3),
+                    "A three digit day-of-year could not be found",
+                    pos,
+                )?)
+            }
+            'V' => {
+                f.iso_week = Some(need(
+                    digits(input, &mut pos, 2),
+                    "A two digit ISO week could not be found",
+                    pos,
+                )?)
+            }
+            'u' => {
+                f.iso_dow = Some(need(
+                    digits(input, &mut pos, 1),
+                    "A single digit day of week could not be found",
+                    pos,
+                )?)
+            }
+            'b' | 'B' => {
+                let p0 = pos;
+                while pos < input.len() && input[pos].is_ascii_alphabetic() {
+                    pos += 1;
+                }
+                let name = std::str::from_utf8(&input[p0..pos]).unwrap_or("");
+                let ok = if spec == 'b' {
+                    name.len() == 3
+                } else {
+                    name.len() >= 3
+                };
+                let m = month_from_name(name).filter(|_| ok);
+                f.month = Some(m.ok_or_else(|| fail(p0, "A textual month could not be found"))?);
+            }
+            'z' => {
+                let p0 = pos;
+                let sign = match input.get(pos) {
+                    Some(b'+') => 1,
+                    Some(b'-') => -1,
+                    Some(b'Z') => {
+                        pos += 1;
+                        zone = StrZone::Abbr("Z".into(), 0);
+                        continue;
+                    }
+                    _ => return Err(fail(p0, "Unexpected data found.")),
+                };
+                pos += 1;
+                let h = need(digits(input, &mut pos, 2), "Unexpected data found.", pos)?;
+                if input.get(pos) == Some(&b':') {
+                    pos += 1;
+                }
+                let m = digits(input, &mut pos, 2).unwrap_or(0);
+                zone = StrZone::Offset(sign * (h * 3600 + m * 60));
+            }
+            'Z' => {
+                let p0 = pos;
+                let sign = match input.get(pos) {
+                    Some(b'-') => {
+                        pos += 1;
+                        -1
+                    }
+                    Some(b'+') => {
+                        pos += 1;
+                        1
+                    }
+                    _ => 1,
+                };
+                let m = need(digits(input, &mut pos, 4), "Unexpected data found.", p0)?;
+                zone = StrZone::Offset(sign * m * 60);
+            }
+            _ => return Err(fail(pos, "Unexpected data found.")),
+        }
+    }
+    if pos < input.len() {
+        return Err(fail(pos, "Trailing data"));
+    }
+    Ok((f, zone))
+}
+
+/// Parse a date string (`$dateFromString`). `zone` is the `timezone` argument
+/// (None when not given): a string with its own zone cannot be combined with it.
 pub(crate) fn parse_date_string(
     s: &str,
-    _tz: Option<&str>,
-    _format: Option<&str>,
+    zone: Option<&Zone>,
+    format: Option<&str>,
 ) -> Result<DateTime> {
-    let t = chrono::DateTime::parse_from_rfc3339(s).map_err(|_| {
-        Error::new(
-            241,
-            "ConversionFailure",
-            format!("Error parsing date string '{s}'"),
-        )
-    })?;
-    Ok(DateTime::from_millis(t.timestamp_millis()))
+    let (mut f, str_zone) = match format {
+        Some(fmt) => {
+            validate_format(fmt, FROM_STRING_SPECS)?;
+            parse_with_format(s, fmt)?
+        }
+        None => parse_free_form(s)?,
+    };
+    if f.hour.is_none() && f.minute.is_none() && f.second.is_none() {
+        f.hour = Some(0);
+        f.minute = Some(0);
+        f.second = Some(0);
+    }
+    // Dates given as ISO week dates or day of year.
+    let mut days = None;
+    if let (Some(y), Some(w), Some(d)) = (f.iso_year, f.iso_week, f.iso_dow) {
+        days = Some(days_from_iso(y, w, d));
+    } else if let (Some(y), Some(doy)) = (f.year, f.doy) {
+        days = Some(days_from_civil(y, 1, 1) + doy - 1);
+    }
+    let (Some(h), Some(mi), Some(sec)) = (f.hour, f.minute, f.second) else {
+        return Err(incomplete(s));
+    };
+    let local = match days {
+        Some(d) => d
+            .checked_mul(MS_PER_DAY)
+            .and_then(|x| x.checked_add(h * 3_600_000 + mi * 60_000 + sec * 1000 + f.millis)),
+        None => {
+            let (Some(y), Some(m), Some(d)) = (f.year, f.month, f.day) else {
+                return Err(incomplete(s));
+            };
+            local_ms_from_parts(y, m, d, h, mi, sec, f.millis)
+        }
+    }
+    .ok_or_else(|| failure(s, "date out of range"))?;
+    let given = zone.filter(|z| !z.is_utc());
+    let utc = match (&str_zone, given) {
+        (StrZone::Offset(_), Some(_)) => {
+            return Err(Error::new(
+                241,
+                "ConversionFailure",
+                "you cannot pass in a date/time string with GMT offset together with a timezone argument",
+            ))
+        }
+        (StrZone::Abbr(a, _), Some(_)) => {
+            return Err(Error::new(
+                241,
+                "ConversionFailure",
+                format!("you cannot pass in a date/time string with time zone information ('{a}') together with a timezone argument"),
+            ))
+        }
+        (StrZone::Offset(o), None) | (StrZone::Abbr(_, o), None) => local - o * 1000,
+        (StrZone::None, Some(z)) => z.local_to_utc(local),
+        (StrZone::None, None) => local,
+    };
+    Ok(DateTime::from_millis(utc))
+}
+
+fn incomplete(s: &str) -> Error {
+    Error::new(
+        241,
+        "ConversionFailure",
+        format!("an incomplete date/time string has been found, with elements missing: \"{s}\""),
+    )
 }

@@ -8,6 +8,7 @@ mod boolean;
 mod comparison;
 mod conditional;
 pub(crate) mod date;
+mod date_arith;
 mod date_ops;
 pub(crate) mod date_parse;
 pub(crate) mod decimal;
@@ -16,6 +17,7 @@ mod object;
 mod regex_ops;
 mod set;
 mod string;
+mod trig;
 mod types;
 mod vars;
 
@@ -176,27 +178,27 @@ static OPS: &[(&str, CompileFn)] = &[
     ("$median", accumulators::c_percentile),
     ("$percentile", accumulators::c_percentile),
     // MongoDB operators without an implementation here
-    ("$acos", unsupported),
-    ("$acosh", unsupported),
-    ("$asin", unsupported),
-    ("$asinh", unsupported),
-    ("$atan", unsupported),
-    ("$atan2", unsupported),
-    ("$atanh", unsupported),
-    ("$bitAnd", unsupported),
-    ("$bitNot", unsupported),
-    ("$bitOr", unsupported),
-    ("$bitXor", unsupported),
-    ("$cos", unsupported),
-    ("$cosh", unsupported),
-    ("$degreesToRadians", unsupported),
+    ("$acos", trig::c_trig),
+    ("$acosh", trig::c_trig),
+    ("$asin", trig::c_trig),
+    ("$asinh", trig::c_trig),
+    ("$atan", trig::c_trig),
+    ("$atan2", trig::c_atan2),
+    ("$atanh", trig::c_trig),
+    ("$bitAnd", trig::c_bit),
+    ("$bitNot", trig::c_bit),
+    ("$bitOr", trig::c_bit),
+    ("$bitXor", trig::c_bit),
+    ("$cos", trig::c_trig),
+    ("$cosh", trig::c_trig),
+    ("$degreesToRadians", trig::c_trig),
     ("$function", unsupported),
     ("$meta", unsupported),
-    ("$radiansToDegrees", unsupported),
-    ("$sin", unsupported),
-    ("$sinh", unsupported),
-    ("$tan", unsupported),
-    ("$tanh", unsupported),
+    ("$radiansToDegrees", trig::c_trig),
+    ("$sin", trig::c_trig),
+    ("$sinh", trig::c_trig),
+    ("$tan", trig::c_trig),
+    ("$tanh", trig::c_trig),
     ("$toHashedIndexKey", unsupported),
     ("$toUUID", unsupported),
     ("$tsIncrement", unsupported),

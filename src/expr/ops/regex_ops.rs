@@ -1,9 +1,288 @@
-//! `$regexFind $regexFindAll $regexMatch`.
+//! `$regexFind`, `$regexFindAll`, `$regexMatch` with the `regex` crate.
+//! MongoDB uses PCRE; patterns needing what the crate lacks (backreferences,
+//! lookaround, atomic groups, possessive quantifiers, recursion) give a
+//! not-supported error naming the feature. Options: i, m, s, x (u is accepted).
+//! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/regexFind/
 use crate::error::{Error, Result};
 use crate::expr::compile::Compiler;
-use crate::expr::eval::Node;
-use bson::Bson;
+use crate::expr::eval::{Cx, Node, Special};
+use crate::expr::value::{err, nullish, Value};
+use crate::output::shell::type_name;
+use bson::{Bson, Document};
+use regex::Regex;
+use std::sync::Arc;
 
-pub(crate) fn c_regex(n: &'static str, _: &Bson, _: &mut Compiler) -> Result<Node> {
-    Err(Error::not_supported(n))
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Mode {
+    Find,
+    FindAll,
+    Match,
+}
+
+#[derive(Debug)]
+enum Pattern {
+    /// Compiled at compile time (constant regex and options); None = null regex.
+    Fixed(Option<Regex>),
+    Dynamic(Node, Option<Node>),
+}
+
+#[derive(Debug)]
+struct RegexOp {
+    name: &'static str,
+    mode: Mode,
+    input: Node,
+    pattern: Pattern,
+}
+
+/// A PCRE feature the regex crate does not have, if the pattern uses one.
+fn unsupported_feature(p: &str) -> Option<&'static str> {
+    let b = p.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => {
+                match b.get(i + 1) {
+                    Some(d) if d.is_ascii_digit() && *d != b'0' => return Some("backreferences"),
+                    Some(b'k') | Some(b'g') => return Some("backreferences"),
+                    Some(b'G') => return Some("the \\G anchor"),
+                    _ => {}
+                }
+                i += 2;
+                continue;
+            }
+            b'(' if b.get(i + 1) == Some(&b'?') => match (b.get(i + 2), b.get(i + 3)) {
+                (Some(b'='), _) | (Some(b'!'), _) => return Some("lookahead assertions"),
+                (Some(b'<'), Some(b'=')) | (Some(b'<'), Some(b'!')) => {
+                    return Some("lookbehind assertions")
+                }
+                (Some(b'>'), _) => return Some("atomic groups"),
+                (Some(b'R'), _) | (Some(b'0'..=b'9'), _) => return Some("recursion"),
+                _ => {}
+            },
+            b'+' if i > 0 && matches!(b[i - 1], b'*' | b'+' | b'?' | b'}') => {
+                return Some("possessive quantifiers")
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn compile_regex(name: &str, pattern: &str, options: &str) -> Result<Regex> {
+    if pattern.contains('\0') {
+        return Err(err(
+            51109,
+            format!("{name}: regular expression cannot contain an embedded null byte"),
+        ));
+    }
+    if options.contains('\0') {
+        return Err(err(
+            51110,
+            format!("{name}: regular expression options cannot contain an embedded null byte"),
+        ));
+    }
+    let mut flags = String::new();
+    for c in options.chars() {
+        match c {
+            'i' | 'm' | 's' | 'x' => flags.push(c),
+            'u' => {}
+            other => {
+                return Err(err(
+                    51108,
+                    format!("{name} invalid flag in regex options: {other}"),
+                ))
+            }
+        }
+    }
+    let full = if flags.is_empty() {
+        pattern.to_string()
+    } else {
+        format!("(?{flags}){pattern}")
+    };
+    Regex::new(&full).map_err(|e| {
+        if let Some(f) = unsupported_feature(pattern) {
+            Error::not_supported(format!("{f} in regular expressions ({name})"))
+        } else {
+            err(
+                51111,
+                format!(
+                    "Invalid Regex in {name}: {}",
+                    e.to_string().lines().last().unwrap_or("invalid pattern")
+                ),
+            )
+        }
+    })
+}
+
+/// Validate 'regex'/'options' values and compile; None when the regex is null.
+fn build(name: &str, regex: &Value, options: &Value) -> Result<Option<Regex>> {
+    let opts = match options {
+        _ if nullish(options) => None,
+        Some(Bson::String(s)) => Some(s.clone()),
+        _ => {
+            return Err(err(
+                51106,
+                format!("{name} needs 'options' to be of type string"),
+            ))
+        }
+    };
+    let (pattern, opts) = match regex {
+        _ if nullish(regex) => (None, opts),
+        Some(Bson::String(s)) => (Some(s.clone()), opts),
+        Some(Bson::RegularExpression(r)) => {
+            let own = r.options.as_str().to_string();
+            if !own.is_empty() && opts.is_some() {
+                return Err(err(
+                    51107,
+                    format!(
+                        "{name}: found regex option(s) specified in both 'regex' and 'option' fields"
+                    ),
+                ));
+            }
+            (
+                Some(r.pattern.as_str().to_string()),
+                if own.is_empty() { opts } else { Some(own) },
+            )
+        }
+        _ => {
+            return Err(err(
+                51105,
+                format!("{name} needs 'regex' to be of type string or regex"),
+            ))
+        }
+    };
+    match pattern {
+        None => {
+            // Options are still validated when the pattern is null.
+            compile_regex(name, "", opts.as_deref().unwrap_or(""))?;
+            Ok(None)
+        }
+        Some(p) => compile_regex(name, &p, opts.as_deref().unwrap_or("")).map(Some),
+    }
+}
+
+/// One match as `{match, idx, captures}`; `idx` counts code points.
+fn match_doc(input: &str, caps: &regex::Captures) -> Bson {
+    let m = caps.get(0);
+    let start = m.map_or(0, |m| m.start());
+    let mut d = Document::new();
+    d.insert("match", m.map_or("", |m| m.as_str()));
+    d.insert("idx", Bson::Int32(input[..start].chars().count() as i32));
+    let captures: Vec<Bson> = caps
+        .iter()
+        .skip(1)
+        .map(|c| c.map_or(Bson::Null, |c| Bson::String(c.as_str().to_string())))
+        .collect();
+    d.insert("captures", captures);
+    Bson::Document(d)
+}
+
+impl Special for RegexOp {
+    fn eval(&self, cx: &mut Cx) -> Result<Value> {
+        let input = cx.eval(&self.input)?;
+        let dynamic;
+        let re = match &self.pattern {
+            Pattern::Fixed(r) => r.as_ref(),
+            Pattern::Dynamic(rn, on) => {
+                let rv = cx.eval(rn)?;
+                let ov = match on {
+                    Some(o) => cx.eval(o)?,
+                    None => None,
+                };
+                dynamic = build(self.name, &rv, &ov)?;
+                dynamic.as_ref()
+            }
+        };
+        let text = match &input {
+            _ if nullish(&input) => None,
+            Some(Bson::String(s)) => Some(s.as_str()),
+            _ => {
+                return Err(err(
+                    51104,
+                    format!("{} needs 'input' to be of type string", self.name),
+                ))
+            }
+        };
+        let (Some(text), Some(re)) = (text, re) else {
+            return Ok(Some(match self.mode {
+                Mode::Find => Bson::Null,
+                Mode::FindAll => Bson::Array(Vec::new()),
+                Mode::Match => Bson::Boolean(false),
+            }));
+        };
+        Ok(Some(match self.mode {
+            Mode::Match => Bson::Boolean(re.is_match(text)),
+            Mode::Find => re
+                .captures(text)
+                .map_or(Bson::Null, |c| match_doc(text, &c)),
+            Mode::FindAll => {
+                // Non-overlapping matches; after an empty match move one code point on.
+                let mut out = Vec::new();
+                let mut pos = 0;
+                // A do-while in MongoDB: an empty input is still matched once.
+                while pos < text.len() || (pos == 0 && out.is_empty()) {
+                    let Some(c) = re.captures_at(text, pos) else {
+                        break;
+                    };
+                    let Some(m) = c.get(0) else { break };
+                    out.push(match_doc(text, &c));
+                    pos = if m.end() > m.start() {
+                        m.end()
+                    } else {
+                        match text[m.end()..].chars().next() {
+                            Some(ch) => m.end() + ch.len_utf8(),
+                            None => break,
+                        }
+                    };
+                }
+                Bson::Array(out)
+            }
+        }))
+    }
+}
+
+pub(crate) fn c_regex(name: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node> {
+    let Bson::Document(d) = a else {
+        return Err(err(
+            51103,
+            format!(
+                "{name} expects an object of named arguments but found: {}",
+                type_name(a)
+            ),
+        ));
+    };
+    let (mut input, mut regex, mut options) = (None, None, None);
+    for (k, v) in d {
+        match k.as_str() {
+            "input" => input = Some(c.operand(v)?),
+            "regex" => regex = Some(c.operand(v)?),
+            "options" => options = Some(c.operand(v)?),
+            _ => return Err(err(31024, format!("{name} found an unknown argument: {k}"))),
+        }
+    }
+    let input = input.ok_or_else(|| err(31022, format!("{name} requires 'input' parameter")))?;
+    let regex = regex.ok_or_else(|| err(31023, format!("{name} requires 'regex' parameter")))?;
+    let constant = |n: &Option<Node>| matches!(n, None | Some(Node::Const(_)));
+    let pattern = match (&regex, constant(&options)) {
+        (Node::Const(r), true) => {
+            let o = match &options {
+                Some(Node::Const(o)) => Some(o.clone()),
+                _ => None,
+            };
+            Pattern::Fixed(build(name, &Some(r.clone()), &o)?)
+        }
+        _ => Pattern::Dynamic(regex, options),
+    };
+    let mode = match name {
+        "$regexFind" => Mode::Find,
+        "$regexFindAll" => Mode::FindAll,
+        _ => Mode::Match,
+    };
+    Ok(Node::Special(Arc::new(RegexOp {
+        name,
+        mode,
+        input,
+        pattern,
+    })))
 }

@@ -159,7 +159,7 @@ fn check_finite(x: f64) -> Result<()> {
 
 fn double_to_long(x: f64) -> Result<i64> {
     check_finite(x)?;
-    if !(x >= -9.223372036854776e18 && x < 9.223372036854776e18) {
+    if !(-9.223372036854776e18..9.223372036854776e18).contains(&x) {
         return Err(overflow(crate::output::shell::js_number(x)));
     }
     Ok(x.trunc() as i64)
@@ -356,7 +356,7 @@ pub(crate) fn convert(v: &Bson, t: Target) -> Result<Bson> {
             Bson::Double(x) => Bson::DateTime(DateTime::from_millis(double_to_long(*x)?)),
             Bson::Decimal128(d) => Bson::DateTime(DateTime::from_millis(decimal_to_long(d)?)),
             Bson::ObjectId(o) => Bson::DateTime(DateTime::from_millis(
-                i64::from(o.timestamp().timestamp_millis() / 1000) * 1000,
+                o.timestamp().timestamp_millis() / 1000 * 1000,
             )),
             Bson::Timestamp(ts) => {
                 Bson::DateTime(DateTime::from_millis(i64::from(ts.time) * 1000))

@@ -52,10 +52,7 @@ pub(crate) fn c_let(_: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node>
     let vars = vars.ok_or_else(|| err(16876, "Missing 'vars' parameter to $let"))?;
     let body = body.ok_or_else(|| err(16877, "Missing 'in' parameter to $let"))?;
     let Bson::Document(vars) = vars else {
-        return Err(err(
-            10065,
-            format!("invalid parameter: expected an object (vars)"),
-        ));
+        return Err(err(10065, "invalid parameter: expected an object (vars)"));
     };
     let mut nodes = Vec::with_capacity(vars.len());
     for (_, v) in vars {
