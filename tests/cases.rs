@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 
 #[derive(Default, Debug)]
 struct Case {
-    file: PathBuf,
     line: usize,
     name: String,
     db: String,
@@ -34,10 +33,9 @@ fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn parse_cases(file: &Path, text: &str) -> Vec<Case> {
+fn parse_cases(text: &str) -> Vec<Case> {
     let mut cases = Vec::new();
     let mut case = Case {
-        file: file.to_path_buf(),
         line: 1,
         ..Case::default()
     };
@@ -65,7 +63,6 @@ fn parse_cases(file: &Path, text: &str) -> Vec<Case> {
                 cases.push(case);
             }
             case = Case {
-                file: file.to_path_buf(),
                 line: i + 2,
                 ..Case::default()
             };
@@ -269,7 +266,7 @@ fn case_files_pass() {
             continue;
         }
         let text = std::fs::read_to_string(file).unwrap_or_default();
-        for case in parse_cases(file, &text) {
+        for case in parse_cases(&text) {
             count += 1;
             if case.expect.is_none() && case.error.is_none() && case.collections.is_empty() {
                 failures.push(format!(

@@ -5,6 +5,7 @@ mod call;
 mod database;
 mod insert;
 mod read;
+mod stats;
 mod write;
 
 pub use call::{Arg, Call, Chain, Receiver};
@@ -12,7 +13,7 @@ pub use database::{duplicate_id_error, Collection, Database, DB_NAME};
 
 use crate::context::RunCtx;
 use crate::error::{Error, Result, Span};
-use crate::shell::{lower, LowerCtx, Node, Script, StmtKind};
+use crate::shell::{lower, LowerCtx, Node, NodeKind, Script, StmtKind};
 use bson::Bson;
 use std::collections::HashMap;
 
@@ -47,7 +48,7 @@ const WRITE_METHODS: &[&str] = &[
     "bulkWrite",
 ];
 const INSERT_METHODS: &[&str] = &["insertOne", "insertMany", "insert"];
-const OTHER_METHODS: &[&str] = &["aggregate", "drop"];
+const OTHER_METHODS: &[&str] = &["aggregate", "drop", "stats"];
 
 impl<'a> Session<'a> {
     pub fn new(db: &'a mut Database, run: RunCtx) -> Session<'a> {
@@ -97,6 +98,10 @@ impl<'a> Session<'a> {
 
     /// Evaluate an expression statement: a `db` chain runs, anything else is a value.
     fn eval(&mut self, node: &Node) -> Result<Bson> {
+        if let Some(arg) = object_bsonsize_arg(node) {
+            let value = self.eval(arg)?;
+            return stats::object_bsonsize(&value).map_err(|e| e.at(arg.span));
+        }
         let chain = {
             let ctx = self.lower_ctx();
             match call::decode_chain(node, &ctx)? {
@@ -134,6 +139,9 @@ impl<'a> Session<'a> {
                     insert::run(self, coll, first)
                 } else if name == "aggregate" {
                     aggregate::run(self, Some(coll), &chain.calls)
+                } else if name == "stats" {
+                    no_cursor_methods(&chain.calls)?;
+                    stats::collection_stats(self.db, coll).map_err(|e| e.at(first.span))
                 } else if name == "drop" {
                     no_cursor_methods(&chain.calls)?;
                     Ok(Bson::Boolean(self.db.drop_collection(coll)))
@@ -156,6 +164,8 @@ impl<'a> Session<'a> {
                 }
                 Ok(self.collection_names())
             }
+            "stats" => Ok(stats::db_stats(self.db)),
+            "getCollectionInfos" => Ok(stats::collection_infos(self.db)),
             "getName" => Ok(Bson::String(DB_NAME.to_string())),
             "aggregate" => {
                 let mut calls = vec![call.clone()];
@@ -219,6 +229,23 @@ impl<'a> Session<'a> {
                 arg.unwrap_or_default()
             ))),
         }
+    }
+}
+
+/// The argument of `Object.bsonsize(x)`, if the node is that call.
+fn object_bsonsize_arg(node: &Node) -> Option<&Node> {
+    let NodeKind::Call { callee, args } = &node.kind else {
+        return None;
+    };
+    let NodeKind::Member {
+        object, property, ..
+    } = &callee.kind
+    else {
+        return None;
+    };
+    match (object.ident(), property.as_str(), args.as_slice()) {
+        (Some("Object"), "bsonsize", [arg]) => Some(arg),
+        _ => None,
     }
 }
 

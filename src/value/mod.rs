@@ -3,5 +3,6 @@
 pub mod numeric;
 pub mod order;
 pub mod path;
+pub mod size;
 
 pub use order::{compare, equal, type_rank, OrdBson};

@@ -1,0 +1,112 @@
+//! Sizes and metadata: `db.<coll>.stats()`, `db.stats()`, `db.getCollectionInfos()`,
+//! `Object.bsonsize(doc)`. Shaped like MongoDB 8's output, with the fields a
+//! playground can know (no storage engine details).
+use super::{Collection, Database, DB_NAME};
+use crate::error::{Error, Result};
+use crate::value::size::bson_size;
+use bson::{doc, Bson};
+
+/// Rough bytes per `_id` index entry: the key plus a record id.
+const INDEX_ENTRY_OVERHEAD: usize = 8;
+
+fn data_size(c: &Collection) -> usize {
+    c.docs().iter().map(bson_size).sum()
+}
+
+/// The `_id` index size estimate: each key's encoded size plus a record id.
+fn id_index_size(c: &Collection) -> usize {
+    c.docs()
+        .iter()
+        .map(|d| {
+            d.get("_id")
+                .map_or(0, |id| bson_size(&doc! { "": id.clone() }))
+                + INDEX_ENTRY_OVERHEAD
+        })
+        .sum()
+}
+
+fn num(n: usize) -> Bson {
+    i32::try_from(n).map_or(Bson::Int64(n as i64), Bson::Int32)
+}
+
+/// `db.<coll>.stats()`
+pub fn collection_stats(db: &Database, name: &str) -> Result<Bson> {
+    let Some(c) = db.collection(name) else {
+        return Err(Error::new(
+            26,
+            "NamespaceNotFound",
+            format!("Collection [{}] not found.", Database::namespace(name)),
+        ));
+    };
+    let size = data_size(c);
+    let index_size = id_index_size(c);
+    let avg = if c.is_empty() { 0 } else { size / c.len() };
+    Ok(Bson::Document(doc! {
+        "ns": Database::namespace(name),
+        "size": num(size),
+        "count": num(c.len()),
+        "avgObjSize": num(avg),
+        "storageSize": num(size),
+        "nindexes": 1,
+        "indexSizes": { "_id_": num(index_size) },
+        "totalIndexSize": num(index_size),
+        "totalSize": num(size + index_size),
+        "ok": 1,
+    }))
+}
+
+/// `db.stats()`
+pub fn db_stats(db: &Database) -> Bson {
+    let (mut objects, mut size, mut index_size, mut collections) = (0, 0, 0, 0);
+    for (_, c) in db.collections() {
+        collections += 1;
+        objects += c.len();
+        size += data_size(c);
+        index_size += id_index_size(c);
+    }
+    let avg = if objects == 0 { 0 } else { size / objects };
+    Bson::Document(doc! {
+        "db": DB_NAME,
+        "collections": num(collections),
+        "views": 0,
+        "objects": num(objects),
+        "avgObjSize": num(avg),
+        "dataSize": num(size),
+        "storageSize": num(size),
+        "indexes": num(collections),
+        "indexSize": num(index_size),
+        "totalSize": num(size + index_size),
+        "ok": 1,
+    })
+}
+
+/// `db.getCollectionInfos()`: one entry per collection, sorted by name as mongosh lists them.
+pub fn collection_infos(db: &Database) -> Bson {
+    let mut names: Vec<&str> = db.names().collect();
+    names.sort_unstable();
+    Bson::Array(
+        names
+            .into_iter()
+            .map(|n| {
+                Bson::Document(doc! {
+                    "name": n,
+                    "type": "collection",
+                    "options": {},
+                    "info": { "readOnly": false },
+                    "idIndex": { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
+                })
+            })
+            .collect(),
+    )
+}
+
+/// `Object.bsonsize(doc)`
+pub fn object_bsonsize(value: &Bson) -> Result<Bson> {
+    match value {
+        Bson::Document(d) => Ok(num(bson_size(d))),
+        other => Err(Error::bad_value(format!(
+            "Object.bsonsize() needs a document, got {}",
+            crate::output::shell::type_name(other)
+        ))),
+    }
+}
