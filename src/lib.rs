@@ -9,6 +9,7 @@ pub mod context;
 pub mod engine;
 pub mod error;
 pub mod expr;
+pub mod link;
 pub mod output;
 pub mod projection;
 pub mod query;

@@ -13,8 +13,8 @@ fn to_js(value: &serde_json::Value) -> Result<JsValue, JsError> {
 
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run
 /// reproducible (the page stores them in its state). Returns
-/// `{results, collections, error?, shell: [...]}` with relaxed Extended JSON values,
-/// plus each result printed in mongosh's format.
+/// `{results, collections, error?, shell: [...], collectionsShell: {name: [...]}}` with
+/// relaxed Extended JSON values, plus each result and document printed in mongosh's format.
 #[wasm_bindgen]
 pub fn run(db: &str, script: &str, now_millis: f64, seed: f64) -> Result<JsValue, JsError> {
     let run = RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64);
@@ -27,6 +27,16 @@ pub fn run(db: &str, script: &str, now_millis: f64, seed: f64) -> Result<JsValue
             .map(|r| crate::output::shell::print(r).into())
             .collect();
         obj.insert("shell".into(), serde_json::Value::Array(shell));
+        // Each collection's documents in mongosh's format, for the page's diff view.
+        let mut colls = serde_json::Map::new();
+        for (name, docs) in &out.collections {
+            let printed: Vec<serde_json::Value> = docs
+                .iter()
+                .map(|d| crate::output::shell::print(&bson::Bson::Document(d.clone())).into())
+                .collect();
+            colls.insert(name.clone(), serde_json::Value::Array(printed));
+        }
+        obj.insert("collectionsShell".into(), serde_json::Value::Object(colls));
     }
     to_js(&json)
 }
@@ -63,6 +73,54 @@ pub fn check_step(
     let json = match crate::tutorial::check_step(check_json, db, script, &run) {
         Ok(diffs) => serde_json::json!({ "ok": diffs.is_empty(), "differences": diffs }),
         Err(e) => serde_json::json!({ "error": e.to_string() }),
+    };
+    to_js(&json)
+}
+
+/// Where each result-producing statement (expression or shell helper) sits in
+/// the script, in the order results come: `[{start, end, text}]` with UTF-16
+/// offsets, so the page can label each result with its statement.
+#[wasm_bindgen]
+pub fn statements(script: &str) -> Result<JsValue, JsError> {
+    let list: Vec<serde_json::Value> = match crate::shell::parse_script(script) {
+        Ok(parsed) => parsed
+            .stmts
+            .iter()
+            .filter(|s| !matches!(s.kind, crate::shell::StmtKind::Assign { .. }))
+            .map(|s| {
+                let text = script.get(s.span.start..s.span.end).unwrap_or_default();
+                serde_json::json!({
+                    "start": crate::error::utf16_offset(script, s.span.start),
+                    "end": crate::error::utf16_offset(script, s.span.end),
+                    "text": text,
+                })
+            })
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    to_js(&serde_json::Value::Array(list))
+}
+
+/// Encode the page's state (a JSON string of [`crate::link::LinkState`]) as a
+/// share-link fragment `v1…`. `{link}` or `{error}`.
+#[wasm_bindgen]
+pub fn encode_link(json_state: &str) -> Result<JsValue, JsError> {
+    let json = match serde_json::from_str::<crate::link::LinkState>(json_state) {
+        Ok(state) => match state.validate() {
+            Ok(()) => serde_json::json!({ "link": crate::link::encode(&state) }),
+            Err(e) => serde_json::json!({ "error": e.message }),
+        },
+        Err(e) => serde_json::json!({ "error": format!("cannot encode the state: {e}") }),
+    };
+    to_js(&json)
+}
+
+/// Decode a share-link fragment (or a URL holding one): `{state}` or `{error}`.
+#[wasm_bindgen]
+pub fn decode_link(fragment: &str) -> Result<JsValue, JsError> {
+    let json = match crate::link::decode(fragment) {
+        Ok(state) => serde_json::json!({ "state": state }),
+        Err(e) => serde_json::json!({ "error": e.message }),
     };
     to_js(&json)
 }

@@ -1,0 +1,195 @@
+//! Share links with no server: the page's whole state travels in the URL
+//! fragment as `#v1` + base64url(raw deflate(JSON)). The page (through wasm)
+//! and the CLI (`mqlplay link`, `mqlplay run --link`) both use this codec, so
+//! they agree byte for byte.
+use crate::error::{Error, Result};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+
+/// The fragment's version prefix.
+pub const PREFIX: &str = "v1";
+/// Largest decompressed state accepted, so a tiny link cannot inflate into gigabytes.
+pub const MAX_STATE_BYTES: usize = 8 * 1024 * 1024;
+/// Largest integer a JavaScript number holds exactly (seeds and instants round-trip through the page).
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+/// Deflate level: fixed, so one state always gives one link.
+const LEVEL: u8 = 9;
+
+/// Everything a link restores. Field order is the JSON order, which the
+/// encoding depends on: do not reorder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LinkState {
+    /// The Database pane (configuration).
+    pub db: String,
+    /// The Query pane (script).
+    pub script: String,
+    /// The run's `now` instant, in milliseconds since the epoch.
+    pub now: i64,
+    /// The run's seed (`$rand`, `$sample`, generated `_id`s).
+    pub seed: u64,
+    /// How the result is shown: `shell`, `tree` or `ejson`.
+    #[serde(default = "default_view")]
+    pub view: String,
+    /// The open tutorial's id and step, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tutorial: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<u32>,
+}
+
+fn default_view() -> String {
+    "shell".to_string()
+}
+
+impl Default for LinkState {
+    fn default() -> LinkState {
+        LinkState {
+            db: String::new(),
+            script: String::new(),
+            now: crate::RunCtx::default().now.timestamp_millis(),
+            seed: 0,
+            view: default_view(),
+            tutorial: None,
+            step: None,
+        }
+    }
+}
+
+fn bad_link(why: impl std::fmt::Display) -> Error {
+    Error::failed_to_parse(format!("this share link cannot be opened: {why}"))
+}
+
+impl LinkState {
+    /// Check what JSON alone cannot: numbers the page can hold exactly, a known view.
+    pub fn validate(&self) -> Result<()> {
+        if self.seed > MAX_SAFE_INTEGER {
+            return Err(bad_link(format!(
+                "the seed {} is larger than {MAX_SAFE_INTEGER}",
+                self.seed
+            )));
+        }
+        if self.now.unsigned_abs() > MAX_SAFE_INTEGER {
+            return Err(bad_link(format!(
+                "the instant {} is out of range",
+                self.now
+            )));
+        }
+        if !matches!(self.view.as_str(), "shell" | "tree" | "ejson") {
+            return Err(bad_link(format!(
+                "unknown view {:?} (expected shell, tree or ejson)",
+                self.view
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The fragment for a state, without the leading `#`: `v1…`.
+pub fn encode(state: &LinkState) -> String {
+    // Serializing a struct of strings and integers cannot fail; an empty
+    // object is a safe fallback that `decode` rejects with a clear message.
+    let json = serde_json::to_vec(state).unwrap_or_default();
+    let deflated = miniz_oxide::deflate::compress_to_vec(&json, LEVEL);
+    format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(deflated))
+}
+
+/// Decode a fragment (`v1…`, `#v1…`) or a whole URL holding one.
+pub fn decode(link: &str) -> Result<LinkState> {
+    let link = link.trim();
+    let fragment = match link.find('#') {
+        Some(i) => &link[i + 1..],
+        None => link,
+    };
+    if fragment.is_empty() {
+        return Err(bad_link("it has no state after '#'"));
+    }
+    let Some(payload) = fragment.strip_prefix(PREFIX) else {
+        let version: String = fragment.chars().take(8).collect();
+        return Err(bad_link(format!(
+            "unknown version {version:?} (this page reads {PREFIX} links)"
+        )));
+    };
+    // base64 of deflate is at most ~4/3 of the deflated size, itself far below the cap.
+    if payload.len() > MAX_STATE_BYTES {
+        return Err(bad_link("it is too long"));
+    }
+    let deflated = URL_SAFE_NO_PAD.decode(payload.as_bytes()).map_err(|e| {
+        bad_link(format!(
+            "it is not valid base64url ({e}); was it cut short?"
+        ))
+    })?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_STATE_BYTES)
+        .map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
+                bad_link("its state is larger than 8 MiB")
+            }
+            miniz_oxide::inflate::TINFLStatus::FailedCannotMakeProgress => {
+                bad_link("its data ends too early; was it cut short?")
+            }
+            _ => bad_link("its data is damaged"),
+        })?;
+    let state: LinkState = serde_json::from_slice(&json)
+        .map_err(|e| bad_link(format!("its state is not valid ({e})")))?;
+    state.validate()?;
+    Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let state = LinkState {
+            db: "db = { trades: [ {_id: 1, s: 'é😀'} ] }".into(),
+            script: "db.trades.find()".into(),
+            now: 1_700_000_000_123,
+            seed: 42,
+            view: "tree".into(),
+            tutorial: Some("basics".into()),
+            step: Some(3),
+        };
+        let link = encode(&state);
+        assert!(link.starts_with("v1"));
+        assert_eq!(decode(&link), Ok(state.clone()));
+        assert_eq!(decode(&format!("#{link}")), Ok(state.clone()));
+        assert_eq!(decode(&format!("http://127.0.0.1:8080/#{link}")), Ok(state));
+    }
+
+    #[test]
+    fn broken_links_are_errors() {
+        let link = encode(&LinkState::default());
+        for bad in [
+            "",
+            "#",
+            "#v2abc",
+            "v1",
+            "v1!!!",
+            &link[..link.len() / 2],
+            "v1AAAA",
+        ] {
+            let err = decode(bad).expect_err(bad);
+            assert!(err.message.contains("share link"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn bombs_are_capped() {
+        let big = LinkState {
+            script: "a".repeat(MAX_STATE_BYTES + 10),
+            ..LinkState::default()
+        };
+        let err = decode(&encode(&big)).expect_err("too big");
+        assert!(err.message.contains("8 MiB"), "{err}");
+    }
+
+    #[test]
+    fn unsafe_numbers_are_rejected() {
+        let state = LinkState {
+            seed: u64::MAX,
+            ..LinkState::default()
+        };
+        assert!(decode(&encode(&state)).is_err());
+    }
+}

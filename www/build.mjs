@@ -1,0 +1,24 @@
+// Bundle the page: src/main.js → dist/app.js, src/worker.js → dist/worker.js,
+// src/style.css → dist/style.css. The wasm package (pkg/) stays external:
+// both bundles import ../pkg/mqlplay.js, which resolves the same from dist/ and src/.
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const options = {
+  entryPoints: { app: 'src/main.js', worker: 'src/worker.js', style: 'src/style.css' },
+  outdir: 'dist',
+  bundle: true,
+  format: 'esm',
+  minify: true,
+  sourcemap: false,
+  target: ['es2022'],
+  external: ['../pkg/mqlplay.js'],
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+if (watch) {
+  const ctx = await esbuild.context(options);
+  await ctx.watch();
+} else {
+  await esbuild.build(options);
+}

@@ -1,0 +1,139 @@
+// CodeMirror 6 editors for the Database and Query panes, with error marks:
+// a lint diagnostic (underline, gutter, tooltip) plus the message at the line's end.
+import { basicSetup } from 'codemirror';
+import { EditorView, keymap, Decoration, WidgetType } from '@codemirror/view';
+import { EditorState, StateField, StateEffect, Prec } from '@codemirror/state';
+import { indentWithTab } from '@codemirror/commands';
+import { javascript } from '@codemirror/lang-javascript';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { setDiagnostics, lintGutter } from '@codemirror/lint';
+import { tags as t } from '@lezer/highlight';
+
+// Colours are CSS variables, so the light/dark switch is pure CSS.
+const highlight = HighlightStyle.define([
+  { tag: [t.keyword, t.operatorKeyword, t.controlKeyword, t.definitionKeyword, t.moduleKeyword], color: 'var(--tok-keyword)' },
+  { tag: [t.string, t.special(t.string), t.regexp], color: 'var(--tok-string)' },
+  { tag: [t.number, t.bool, t.null, t.atom], color: 'var(--tok-number)' },
+  { tag: [t.propertyName, t.definition(t.propertyName)], color: 'var(--tok-property)' },
+  { tag: [t.function(t.variableName), t.function(t.propertyName)], color: 'var(--tok-function)' },
+  { tag: [t.lineComment, t.blockComment, t.comment], color: 'var(--tok-comment)', fontStyle: 'italic' },
+  { tag: [t.variableName, t.definition(t.variableName)], color: 'var(--tok-variable)' },
+  { tag: [t.punctuation, t.bracket, t.separator, t.brace, t.squareBracket, t.paren], color: 'var(--tok-punct)' },
+  { tag: t.invalid, color: 'var(--danger)' },
+]);
+
+const theme = EditorView.theme({
+  '&': { height: '100%', backgroundColor: 'var(--editor-bg)', color: 'var(--fg)', fontSize: '13.5px' },
+  '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.5' },
+  '.cm-content': { caretColor: 'var(--fg)' },
+  '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--fg)' },
+  '&.cm-focused .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection': { backgroundColor: 'var(--selection) !important' },
+  '.cm-gutters': { backgroundColor: 'var(--editor-gutter)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
+  '.cm-activeLine': { backgroundColor: 'var(--active-line)' },
+  '.cm-activeLineGutter': { backgroundColor: 'var(--active-line)', color: 'var(--fg)' },
+  '&.cm-focused .cm-matchingBracket': { backgroundColor: 'var(--match-bracket)', outline: 'none' },
+  '.cm-panels': { backgroundColor: 'var(--panel)', color: 'var(--fg)' },
+  '.cm-panels input, .cm-panels button': { color: 'inherit' },
+  '.cm-tooltip': { backgroundColor: 'var(--panel)', color: 'var(--fg)', border: '1px solid var(--border)' },
+  '.cm-tooltip-autocomplete > ul > li[aria-selected]': { backgroundColor: 'var(--accent)', color: 'var(--accent-fg)' },
+  // CodeMirror's lint marks are data: images, which the page's CSP (img-src 'self') refuses.
+  '.cm-lintRange-error': {
+    backgroundImage: 'none', textDecoration: 'underline wavy var(--danger)',
+    textDecorationSkipInk: 'none', textUnderlineOffset: '3px',
+  },
+  '.cm-lint-marker': { content: 'normal', width: '0.7em', height: '0.7em', margin: '0.35em 0 0 0.2em' },
+  '.cm-lint-marker-error': { borderRadius: '50%', backgroundColor: 'var(--danger)' },
+  '.cm-error-note': {
+    color: 'var(--danger)', backgroundColor: 'var(--danger-bg)', borderRadius: '3px',
+    padding: '0 6px', marginLeft: '12px', fontFamily: 'var(--sans)', fontSize: '12px', whiteSpace: 'pre',
+  },
+});
+
+class NoteWidget extends WidgetType {
+  constructor(text) { super(); this.text = text; }
+  eq(other) { return other.text === this.text; }
+  toDOM() {
+    const span = document.createElement('span');
+    span.className = 'cm-error-note';
+    span.setAttribute('aria-hidden', 'true'); // the lint diagnostic and the result pane say it too
+    span.textContent = this.text;
+    return span;
+  }
+  ignoreEvent() { return true; }
+}
+
+const setNote = StateEffect.define();
+const noteField = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    deco = deco.map(tr.changes);
+    for (const e of tr.effects) {
+      if (e.is(setNote)) {
+        if (!e.value) deco = Decoration.none;
+        else {
+          const line = tr.state.doc.lineAt(Math.min(e.value.pos, tr.state.doc.length));
+          deco = Decoration.set([Decoration.widget({ widget: new NoteWidget(e.value.text), side: 1 }).range(line.to)]);
+        }
+      }
+    }
+    return deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+/**
+ * Create an editor. `onChange(text)` fires on edits; `commands` maps extra
+ * keys (Mod-Enter to run and so on) with the highest precedence.
+ */
+export function createEditor(parent, { doc, label, onChange, commands }) {
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc,
+      extensions: [
+        Prec.highest(keymap.of(commands)),
+        basicSetup,
+        keymap.of([indentWithTab]),
+        javascript(),
+        EditorView.lineWrapping,
+        syntaxHighlighting(highlight),
+        lintGutter(),
+        noteField,
+        theme,
+        EditorView.contentAttributes.of({ 'aria-label': label }),
+        EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
+      ],
+    }),
+  });
+  return view;
+}
+
+export function getText(view) {
+  return view.state.doc.toString();
+}
+
+/** Replace the whole text (one undoable change), keeping the cursor near where it was. */
+export function setText(view, text) {
+  if (getText(view) === text) return;
+  const head = Math.min(view.state.selection.main.head, text.length);
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: head } });
+}
+
+/** Mark an error at UTF-16 offsets [start, end) (CodeMirror counts UTF-16 too). */
+export function showError(view, { start, end, message }) {
+  const len = view.state.doc.length;
+  let from = Math.max(0, Math.min(start ?? 0, len));
+  let to = Math.max(from, Math.min(end ?? from, len));
+  if (to === from) {
+    // An empty span (end of input): widen to one character so the underline shows.
+    if (to < len) to += 1; else if (from > 0) from -= 1;
+  }
+  view.dispatch(
+    setDiagnostics(view.state, [{ from, to, severity: 'error', message }]),
+    { effects: setNote.of({ pos: from, text: message }) },
+  );
+}
+
+export function clearError(view) {
+  view.dispatch(setDiagnostics(view.state, []), { effects: setNote.of(null) });
+}

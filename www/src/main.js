@@ -1,0 +1,458 @@
+// mqlplay's page: wires the editors, the engine worker, the result pane,
+// share links, autosave, templates, theme and dialogs together.
+import { createEditor, getText, setText, showError, clearError } from './editors.js';
+import { Runner, loadEngine, format, encodeLink, decodeLink, TIME_LIMIT_MS } from './engine.js';
+import { renderRun, renderMessage, errorText } from './results.js';
+import { TEMPLATES, DEFAULT_TEMPLATE } from './templates.js';
+import { setupLayout } from './layout.js';
+
+const STORE = 'mqlplay.state.v1';
+const THEME = 'mqlplay.theme';
+const LINK_WARN_BYTES = 8000;
+const VIEWS = ['shell', 'tree', 'ejson'];
+const $ = (id) => document.getElementById(id);
+
+// Start compiling the engine before anything else: it is the long pole.
+const engineReady = loadEngine();
+
+// ---- state -----------------------------------------------------------------
+
+/** The page's whole state; `now`/`seed` make runs reproducible. */
+const state = {
+  db: DEFAULT_TEMPLATE.db,
+  script: DEFAULT_TEMPLATE.script,
+  view: 'shell',
+  now: Date.now(),
+  liveNow: true, // take the current time at each run; off once a link or the user pins it
+  seed: 0,
+  tutorial: null,
+  step: null,
+};
+
+function restoreSaved() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE));
+    if (!saved || typeof saved !== 'object') return;
+    if (typeof saved.db === 'string') state.db = saved.db;
+    if (typeof saved.script === 'string') state.script = saved.script;
+    if (VIEWS.includes(saved.view)) state.view = saved.view;
+    if (Number.isSafeInteger(saved.now)) state.now = saved.now;
+    if (typeof saved.liveNow === 'boolean') state.liveNow = saved.liveNow;
+    if (Number.isSafeInteger(saved.seed) && saved.seed >= 0) state.seed = saved.seed;
+    if (typeof saved.tutorial === 'string') state.tutorial = saved.tutorial;
+    if (Number.isSafeInteger(saved.step)) state.step = saved.step;
+  } catch { /* nothing saved, or unreadable: keep the defaults */ }
+}
+
+let saveTimer = 0;
+function save() {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveNow, 300);
+}
+function saveNow() {
+  clearTimeout(saveTimer);
+  try {
+    localStorage.setItem(STORE, JSON.stringify(state));
+  } catch {
+    status('Autosave skipped: the text is larger than the browser lets this page store.');
+  }
+}
+
+// ---- editors -----------------------------------------------------------------
+
+const commands = [
+  { key: 'Mod-Enter', run: () => { run(); return true; } },
+  { key: 'Shift-Alt-f', run: () => { formatBoth(); return true; } },
+  { key: 'Escape', run: () => { if (!runner.busy) return false; runner.stop('stop'); return true; } },
+];
+
+let dbView;
+let scriptView;
+
+function createEditors() {
+  dbView = createEditor($('db-editor'), {
+    doc: state.db,
+    label: 'Database configuration',
+    commands,
+    onChange: (text) => { state.db = text; save(); },
+  });
+  scriptView = createEditor($('query-editor'), {
+    doc: state.script,
+    label: 'Query script',
+    commands,
+    onChange: (text) => { state.script = text; save(); },
+  });
+}
+
+function setEditors(db, script) {
+  setText(dbView, db);
+  setText(scriptView, script);
+  state.db = db;
+  state.script = script;
+}
+
+// ---- running -----------------------------------------------------------------
+
+const runner = new Runner((busy) => {
+  $('run').disabled = false;
+  $('stop').disabled = !busy;
+  $('result').setAttribute('aria-busy', String(busy));
+  document.body.classList.toggle('busy', busy);
+});
+runner.timeLimit = TIME_LIMIT_MS;
+
+let lastRun = null;
+let runToken = 0;
+
+function status(text) {
+  $('status').textContent = text;
+}
+
+async function run() {
+  const token = ++runToken;
+  if (state.liveNow) state.now = Date.now();
+  showSettings();
+  clearError(dbView);
+  clearError(scriptView);
+  status('Running…');
+  $('run-info').textContent = '';
+  const started = performance.now();
+  const slow = setTimeout(() => { if (token === runToken) renderMessage($('result'), 'notice', 'Running… (Stop or Esc ends the run)'); }, 400);
+  const res = await runner.run({ db: state.db, script: state.script, now: state.now, seed: state.seed });
+  clearTimeout(slow);
+  if (token !== runToken) return; // a newer run replaced this one
+  if (res.stopped) {
+    lastRun = null;
+    const msg = res.stopped === 'crash'
+      ? `The engine failed (${res.message}). It was restarted; your text is kept.`
+      : `${res.message} A fresh engine is ready; your text is kept.`;
+    renderMessage($('result'), 'error', msg);
+    status(msg);
+    $('run-info').textContent = '';
+    return;
+  }
+  lastRun = res;
+  render();
+  const n = res.out.results?.length ?? 0;
+  const total = performance.now() - started;
+  $('run-info').textContent = `${fmtMs(res.ms)} · ${n} result${n === 1 ? '' : 's'}`;
+  $('run-info').title = `engine ${fmtMs(res.ms)}, round trip ${fmtMs(total)}`;
+  const err = res.out.error;
+  if (err) {
+    markError(err);
+    status(errorText(err));
+  } else {
+    status(`Done: ${n} result${n === 1 ? '' : 's'} in ${fmtMs(res.ms)}.`);
+  }
+  document.body.dataset.runs = String((Number(document.body.dataset.runs) || 0) + 1);
+}
+
+function fmtMs(ms) {
+  return ms < 10 ? `${ms.toFixed(2)} ms` : ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+function markError(err) {
+  if (err.start == null) return;
+  const view = err.source === 'db' ? dbView : scriptView;
+  showError(view, { start: err.start, end: err.end, message: `(${err.codeName}) ${err.message}` });
+}
+
+function jumpTo(err) {
+  const view = err.source === 'db' ? dbView : scriptView;
+  const len = view.state.doc.length;
+  view.dispatch({ selection: { anchor: Math.min(err.start, len), head: Math.min(err.end, len) }, scrollIntoView: true });
+  view.focus();
+}
+
+function render() {
+  if (!lastRun) return;
+  renderRun($('result'), state.view, lastRun, { onErrorClick: jumpTo });
+}
+
+// ---- format ------------------------------------------------------------------
+
+async function formatBoth() {
+  let failed = false;
+  for (const [view, key] of [[dbView, 'db'], [scriptView, 'script']]) {
+    clearError(view);
+    const r = await format(getText(view));
+    if (r.error) {
+      failed = true;
+      if (r.error.start != null) showError(view, { start: r.error.start, end: r.error.end, message: `(${r.error.codeName}) ${r.error.message}` });
+      status(`Cannot format the ${key === 'db' ? 'Database' : 'Query'} pane: (${r.error.codeName}) ${r.error.message}`);
+    } else {
+      setText(view, r.text);
+    }
+  }
+  if (!failed) status('Formatted.');
+}
+
+// ---- links -------------------------------------------------------------------
+
+function linkState() {
+  const s = { db: state.db, script: state.script, now: state.now, seed: state.seed, view: state.view };
+  if (state.tutorial) s.tutorial = state.tutorial;
+  if (state.step != null) s.step = state.step;
+  return s;
+}
+
+async function share() {
+  const r = await encodeLink(linkState());
+  if (r.error) {
+    status(`Cannot make a link: ${r.error}`);
+    return;
+  }
+  const url = `${location.origin}${location.pathname}#${r.link}`;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(url);
+    copied = true;
+  } catch { /* no clipboard permission: the dialog shows the link to copy by hand */ }
+  $('share-url').value = url;
+  $('share-size').textContent = `${url.length.toLocaleString('en')} characters${copied ? ' — copied to the clipboard.' : '.'}`;
+  $('share-warn').hidden = url.length <= LINK_WARN_BYTES;
+  $('share-dialog').showModal();
+  $('share-url').select();
+  status(copied ? 'Share link copied to the clipboard.' : 'Share link ready.');
+}
+
+/** Open a `#v1…` fragment. A broken link leaves the editors as they were. */
+async function openLink(fragment) {
+  const r = await decodeLink(fragment);
+  if (r.error) {
+    banner(`${r.error} Your editors were left as they were.`);
+    return false;
+  }
+  const s = r.state;
+  setEditors(s.db, s.script);
+  state.view = s.view;
+  state.now = s.now;
+  state.seed = s.seed;
+  state.liveNow = false; // a link reproduces its run exactly
+  state.tutorial = s.tutorial ?? null;
+  state.step = s.step ?? null;
+  showView();
+  showSettings();
+  saveNow();
+  // The state now lives in the editors and autosave; a reload keeps later edits.
+  history.replaceState(null, '', location.pathname + location.search);
+  banner(null);
+  return true;
+}
+
+function banner(text) {
+  const b = $('banner');
+  b.hidden = !text;
+  $('banner-text').textContent = text ?? '';
+}
+
+// ---- settings, view, theme -------------------------------------------------------
+
+function isoOf(ms) {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? String(ms) : d.toISOString();
+}
+
+function showSettings() {
+  if (document.activeElement !== $('now')) $('now').value = isoOf(state.now);
+  $('now').removeAttribute('aria-invalid');
+  $('live-now').checked = state.liveNow;
+  if (document.activeElement !== $('seed')) $('seed').value = String(state.seed);
+  $('settings-summary').textContent = `now ${isoOf(state.now)}${state.liveNow ? ' (live)' : ''} · seed ${state.seed}`;
+}
+
+function setupSettings() {
+  $('now').addEventListener('change', () => {
+    const ms = Date.parse($('now').value.trim());
+    if (Number.isNaN(ms)) {
+      $('now').setAttribute('aria-invalid', 'true');
+      status('The instant must be an ISO date like 2024-01-01T00:00:00Z.');
+      return;
+    }
+    state.now = ms;
+    state.liveNow = false;
+    showSettings();
+    save();
+  });
+  $('live-now').addEventListener('change', () => {
+    state.liveNow = $('live-now').checked;
+    if (state.liveNow) state.now = Date.now();
+    showSettings();
+    save();
+  });
+  $('seed').addEventListener('change', () => {
+    const n = Number($('seed').value);
+    if (!Number.isSafeInteger(n) || n < 0) {
+      $('seed').setAttribute('aria-invalid', 'true');
+      status('The seed must be a whole number from 0 to 2^53 − 1.');
+      return;
+    }
+    $('seed').removeAttribute('aria-invalid');
+    state.seed = n;
+    showSettings();
+    save();
+  });
+}
+
+function showView() {
+  for (const b of document.querySelectorAll('[data-view]')) {
+    b.setAttribute('aria-pressed', String(b.dataset.view === state.view));
+  }
+}
+
+function setupViews() {
+  for (const b of document.querySelectorAll('[data-view]')) {
+    b.addEventListener('click', () => {
+      state.view = b.dataset.view;
+      showView();
+      render();
+      save();
+    });
+  }
+  showView();
+}
+
+function systemDark() {
+  return window.matchMedia('(prefers-color-scheme: dark)').matches;
+}
+
+function applyTheme() {
+  const chosen = localStorage.getItem(THEME);
+  const dark = chosen ? chosen === 'dark' : systemDark();
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+  $('theme').setAttribute('aria-label', dark ? 'Switch to the light theme' : 'Switch to the dark theme');
+  $('theme').title = dark ? 'Light theme' : 'Dark theme';
+}
+
+function setupTheme() {
+  applyTheme();
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', applyTheme);
+  $('theme').addEventListener('click', () => {
+    const dark = document.documentElement.dataset.theme === 'dark';
+    // Choosing the system's own theme goes back to following the system.
+    if (!dark === systemDark()) localStorage.removeItem(THEME);
+    else localStorage.setItem(THEME, dark ? 'light' : 'dark');
+    applyTheme();
+  });
+}
+
+// ---- templates menu ------------------------------------------------------------
+
+function setupTemplates() {
+  const button = $('templates');
+  const menu = $('templates-menu');
+  for (const t of TEMPLATES) {
+    const li = document.createElement('li');
+    li.setAttribute('role', 'none');
+    const item = document.createElement('button');
+    item.type = 'button';
+    item.setAttribute('role', 'menuitem');
+    item.dataset.template = t.id;
+    item.textContent = t.name;
+    item.addEventListener('click', () => {
+      close();
+      setEditors(t.db, t.script);
+      state.tutorial = null;
+      state.step = null;
+      save();
+      run();
+    });
+    li.append(item);
+    menu.append(li);
+  }
+  const items = () => [...menu.querySelectorAll('[role=menuitem]')];
+  const open = () => {
+    menu.hidden = false;
+    button.setAttribute('aria-expanded', 'true');
+    items()[0].focus();
+  };
+  const close = (refocus = true) => {
+    if (menu.hidden) return;
+    menu.hidden = true;
+    button.setAttribute('aria-expanded', 'false');
+    if (refocus) button.focus();
+  };
+  button.addEventListener('click', () => (menu.hidden ? open() : close()));
+  menu.addEventListener('keydown', (e) => {
+    const list = items();
+    const i = list.indexOf(document.activeElement);
+    if (e.key === 'ArrowDown') list[(i + 1) % list.length].focus();
+    else if (e.key === 'ArrowUp') list[(i - 1 + list.length) % list.length].focus();
+    else if (e.key === 'Home') list[0].focus();
+    else if (e.key === 'End') list[list.length - 1].focus();
+    else if (e.key === 'Escape') close();
+    else if (e.key === 'Tab') close(false);
+    else return;
+    e.preventDefault();
+  });
+  document.addEventListener('pointerdown', (e) => {
+    if (!menu.hidden && !menu.contains(e.target) && e.target !== button) close(false);
+  });
+}
+
+// ---- wiring --------------------------------------------------------------------
+
+function setupButtons() {
+  $('run').addEventListener('click', () => run());
+  $('stop').addEventListener('click', () => runner.stop('stop'));
+  $('format').addEventListener('click', () => formatBoth());
+  $('share').addEventListener('click', () => share());
+  $('help').addEventListener('click', () => $('help-dialog').showModal());
+  $('unsupported-link').addEventListener('click', () => {
+    $('help-dialog').showModal();
+    $('unsupported').scrollIntoView();
+  });
+  $('banner-close').addEventListener('click', () => banner(null));
+  $('share-copy').addEventListener('click', async () => {
+    $('share-url').select();
+    try {
+      await navigator.clipboard.writeText($('share-url').value);
+      $('share-size').textContent = 'Copied to the clipboard.';
+    } catch {
+      $('share-size').textContent = 'Select the link and copy it (Ctrl+C).';
+    }
+  });
+  for (const d of document.querySelectorAll('dialog')) {
+    d.querySelector('.dialog-close')?.addEventListener('click', () => d.close());
+  }
+  // Ctrl/Cmd+Enter runs from anywhere on the page; Esc stops a run.
+  document.addEventListener('keydown', (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+      e.preventDefault();
+      run();
+    } else if (e.key === 'Escape' && runner.busy && !document.querySelector('dialog[open]')) {
+      runner.stop('stop');
+    }
+  });
+  window.addEventListener('pagehide', saveNow);
+  window.addEventListener('hashchange', async () => {
+    if (isLink(location.hash) && await openLink(location.hash)) run();
+  });
+}
+
+async function start() {
+  restoreSaved();
+  const fragment = isLink(location.hash) ? location.hash : null;
+  createEditors();
+  setupLayout($('panes'));
+  setupTheme();
+  setupSettings();
+  setupViews();
+  setupTemplates();
+  setupButtons();
+  showSettings();
+  runner.spawn(); // the worker instantiates while the link is decoded
+  await engineReady;
+  if (fragment) await openLink(fragment);
+  await run();
+  document.body.dataset.ready = 'true';
+}
+
+start().catch((e) => {
+  renderMessage($('result'), 'error', `The page could not start: ${e && e.message || e}`);
+});
+
+/** A share-link fragment (`#v1…`; other versions are reported), not an in-page anchor. */
+function isLink(hash) {
+  return /^#v\d/.test(hash);
+}

@@ -1,0 +1,306 @@
+// End-to-end tests of the page in headless Chromium (Debian's /usr/bin/chromium,
+// driven by playwright-core; no browser is downloaded). Serves www/ with
+// tools/serve.py on a free port. Screenshots go to tests/artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync, copyFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const www = join(here, '..');
+const repo = join(www, '..');
+const artifacts = join(here, 'artifacts');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CLI = [process.env.CARGO_TARGET_DIR, join(repo, 'target')]
+  .filter(Boolean).map((d) => join(d, 'release', 'mqlplay')).find((p) => existsSync(p));
+
+let server;
+let origin;
+let context;
+let profile;
+const requests = [];
+const problems = []; // console errors/warnings and page errors, from every page
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForServer(url) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server at ${url} did not start`);
+}
+
+async function newPage() {
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return page;
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: join(artifacts, `${name}.png`) });
+}
+
+/** Wait until the page has finished `n` runs in total (body[data-runs]). */
+async function waitRuns(page, n) {
+  await page.waitForFunction((k) => Number(document.body.dataset.runs || 0) >= k, n, { timeout: 20_000 });
+}
+
+async function runs(page) {
+  return page.evaluate(() => Number(document.body.dataset.runs || 0));
+}
+
+async function editorText(page, id) {
+  // CodeMirror renders only visible lines; read through the accessible content instead.
+  return page.evaluate((sel) => {
+    const lines = [...document.querySelectorAll(`${sel} .cm-line`)];
+    return lines.map((l) => {
+      const copy = l.cloneNode(true);
+      for (const w of copy.querySelectorAll('.cm-error-note')) w.remove(); // a widget, not text
+      return copy.textContent;
+    }).join('\n');
+  }, `#${id}`);
+}
+
+async function replaceText(page, id, text) {
+  await page.click(`#${id} .cm-content`);
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  server = spawn('python3', [join(repo, 'tools', 'serve.py'), String(port), www], { stdio: 'ignore' });
+  await waitForServer(`${origin}/index.html`);
+  profile = mkdtempSync(join(tmpdir(), 'mqlplay-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1440, height: 860 },
+    colorScheme: 'light',
+  });
+  context.on('request', (r) => requests.push(r.url()));
+});
+
+after(async () => {
+  await context?.close();
+  server?.kill();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+test('loads and shows the default template result within a second', async () => {
+  const page = await newPage();
+  const t0 = Date.now();
+  await page.goto(`${origin}/`);
+  // The first result (or the engine's error, while its query support lands).
+  await page.waitForSelector('#result .result pre.shell, #result .error', { timeout: 10_000 });
+  const ms = Date.now() - t0;
+  console.log(`# time to first result: ${ms} ms`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const result = await page.textContent('#result');
+  assert.match(result, /MDB/);
+  await shot(page, '01-default');
+  assert.ok(ms < 3000, `first result took ${ms} ms`);
+  await page.close();
+});
+
+test('a typed query runs with Ctrl+Enter and its writes are marked', async () => {
+  const page = await newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const n = await runs(page);
+  await replaceText(page, 'query-editor',
+    'db.trades.insertOne({ _id: 7, ticker: "ORCL", side: "buy", qty: 5, price: 120.5 })\ndb.trades.countDocuments()');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await waitRuns(page, n + 1);
+  const results = await page.$$eval('#result .result pre.shell', (els) => els.map((e) => e.textContent));
+  assert.equal(results.length, 2, results.join('\n'));
+  assert.match(results[0], /insertedId: 7/);
+  assert.equal(results[1].trim(), '7');
+  const inserted = await page.$$eval('#result .doc-inserted', (els) => els.map((e) => e.textContent));
+  assert.equal(inserted.length, 1);
+  assert.match(inserted[0], /ORCL/);
+  await shot(page, '02-typed-query');
+  // The tree and Extended JSON views show the same result.
+  await page.click('[data-view="tree"]');
+  await page.waitForSelector('#result .tree');
+  assert.match(await page.textContent('#result'), /insertedId/);
+  await shot(page, '03-tree-view');
+  await page.click('[data-view="ejson"]');
+  assert.match(await page.textContent('#result .result pre'), /"insertedId": 7/);
+  await page.click('[data-view="shell"]');
+  await page.close();
+});
+
+test('a syntax error is underlined in the editor with its message', async () => {
+  const page = await newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const n = await runs(page);
+  await replaceText(page, 'query-editor', 'db.trades.find({ qty: 1 )');
+  await page.click('#run');
+  await waitRuns(page, n + 1);
+  await page.waitForSelector('#query-editor .cm-lintRange-error');
+  const note = await page.textContent('#query-editor .cm-error-note');
+  assert.match(note, /FailedToParse|SyntaxError|\(/);
+  const error = await page.textContent('#result .error');
+  assert.match(error, /Query line 1, column \d+/);
+  await shot(page, '04-syntax-error');
+  await page.close();
+});
+
+test('share, then open the link: identical editors and result', async () => {
+  const page = await newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const n = await runs(page);
+  await page.click('#templates');
+  await page.click('[data-template="insert-query"]');
+  await waitRuns(page, n + 1);
+  await page.click('.settings summary');
+  await page.fill('#seed', '7');
+  await page.dispatchEvent('#seed', 'change');
+  await page.click('#run');
+  await waitRuns(page, n + 2);
+  const db = await editorText(page, 'db-editor');
+  const script = await editorText(page, 'query-editor');
+  const result = await page.textContent('#result');
+  await page.click('#share');
+  await page.waitForSelector('#share-dialog[open]');
+  const url = await page.inputValue('#share-url');
+  assert.ok(url.startsWith(`${origin}/#v1`), url);
+  await shot(page, '05-share-dialog');
+  const now = await page.inputValue('#now');
+  await page.close();
+
+  const other = await newPage();
+  await other.goto(url);
+  await other.waitForSelector('body[data-ready="true"]');
+  assert.equal(await editorText(other, 'db-editor'), db);
+  assert.equal(await editorText(other, 'query-editor'), script);
+  assert.equal(await other.textContent('#result'), result);
+  assert.equal(await other.inputValue('#seed'), '7');
+  assert.equal(await other.inputValue('#now'), now);
+  assert.equal(new URL(other.url()).hash, '', 'the fragment is cleared once opened');
+  await shot(other, '06-opened-link');
+
+  if (CLI) {
+    // The CLI makes the same link and prints the same results.
+    const dir = mkdtempSync(join(tmpdir(), 'mqlplay-link-'));
+    writeFileSync(join(dir, 'db.js'), db);
+    writeFileSync(join(dir, 'script.js'), script);
+    const cliLink = execFileSync(CLI, ['link', '--db', join(dir, 'db.js'), '--now', now, '--seed', '7',
+      '--base', `${origin}/`, join(dir, 'script.js')], { encoding: 'utf8' }).trim();
+    assert.equal(cliLink, url);
+    // The exit status is 1 when the script stops on an error; stdout still has the results before it.
+    const printed = spawnSync(CLI, ['run', '--link', url], { encoding: 'utf8' }).stdout;
+    const shells = await other.$$eval('#result .result pre.shell', (els) => els.map((e) => e.textContent));
+    assert.equal(printed, shells.map((s) => `${s}\n`).join(''));
+    rmSync(dir, { recursive: true, force: true });
+  } else {
+    console.log('# mqlplay CLI not built: skipping the CLI link comparison');
+  }
+  await other.close();
+});
+
+test('a broken link says so and leaves the editors as they were', async () => {
+  const page = await newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const script = await editorText(page, 'query-editor');
+  await page.close();
+  const broken = await newPage();
+  await broken.goto(`${origin}/#v1AAAAbroken`);
+  await broken.waitForSelector('body[data-ready="true"]');
+  assert.equal(await broken.isVisible('#banner'), true);
+  assert.match(await broken.textContent('#banner'), /share link cannot be opened/);
+  assert.equal(await editorText(broken, 'query-editor'), script);
+  await shot(broken, '07-broken-link');
+  await broken.close();
+});
+
+test('Stop ends a long run and the page keeps working', async () => {
+  const page = await newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.click('#templates');
+  await page.click('[data-template="find"]');
+  await waitRuns(page, 2);
+  const db = await editorText(page, 'db-editor');
+  const n = await runs(page);
+  // Hundreds of thousands of documents: seconds of work for the engine. The
+  // script arrives through a share link made here (typing megabytes is slow).
+  const big = `db.big.insertMany([\n${'  { a: 1, b: "some text" },\n'.repeat(250_000)}])\ndb.big.find()`;
+  const state = { db, script: big, now: Date.now(), seed: 0, view: 'shell' };
+  const link = `v1${deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url')}`;
+  await page.goto(`${origin}/#${link}`);
+  await page.waitForSelector('#stop:not([disabled])');
+  await page.waitForTimeout(500);
+  await shot(page, '08-running');
+  await page.click('#stop');
+
+  await page.waitForSelector('#result .error');
+  assert.match(await page.textContent('#result'), /Stopped/);
+  assert.equal(await page.isDisabled('#stop'), true);
+  await shot(page, '09-stopped');
+  // Nothing typed is lost and the fresh engine runs the next script.
+  assert.equal(await editorText(page, 'db-editor'), db);
+  await replaceText(page, 'query-editor', 'db.trades.countDocuments()');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await page.waitForFunction(() => document.querySelector('#result .result pre.shell')?.textContent.trim() === '6');
+  await page.close();
+});
+
+test('dark theme, help dialog and a phone-sized screen', async () => {
+  const page = await newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.click('#templates');
+  await shot(page, '10-templates-menu');
+  await page.keyboard.press('Escape');
+  await page.click('#theme');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  await shot(page, '11-dark');
+  await page.click('#help');
+  await page.waitForSelector('#help-dialog[open]');
+  await shot(page, '12-help');
+  await page.keyboard.press('Escape');
+  await page.click('#theme');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'light');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, '13-phone');
+  await page.close();
+});
+
+test('no request left the page\'s origin and nothing was logged', () => {
+  const foreign = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(problems, []);
+});
