@@ -252,7 +252,7 @@ fn apply_obj_arr(
                 if let Some(v) = create(&child, &here, ctx)? {
                     if i - arr.len() > MAX_PADDING {
                         return Err(Error::new(
-                            258,
+                            34,
                             "CannotBackfillArray",
                             format!("can't backfill more than {MAX_PADDING} elements"),
                         ));

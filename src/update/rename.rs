@@ -29,7 +29,7 @@ enum Found {
 
 /// Find the source as the server's findLongestPrefix does: numeric parts
 /// index arrays; a part that cannot traverse its element is an error.
-fn find_source<'d>(doc: &'d Document, r: &Rename) -> Result<Found> {
+fn find_source(doc: &Document, r: &Rename) -> Result<Found> {
     let mut cur: Option<&Bson> = None;
     let mut array_above: Option<String> = None;
     for (i, part) in r.from.iter().enumerate() {

@@ -176,8 +176,8 @@ impl Push {
 
 fn direction(v: &Bson) -> Option<bool> {
     match crate::value::numeric::to_f64(v) {
-        Some(x) if x == 1.0 => Some(true),
-        Some(x) if x == -1.0 => Some(false),
+        Some(1.0) => Some(true),
+        Some(-1.0) => Some(false),
         _ => None,
     }
 }

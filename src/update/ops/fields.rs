@@ -3,7 +3,7 @@
 //! https://www.mongodb.com/docs/manual/reference/operator/update/inc/
 //! https://www.mongodb.com/docs/manual/reference/operator/update/mul/
 use crate::value::numeric::{decode_decimal, Dec};
-use bigdecimal::BigDecimal;
+use bigdecimal::{BigDecimal, Zero};
 use bson::{Bson, Decimal128};
 use std::str::FromStr;
 
@@ -115,10 +115,11 @@ fn decimal_arith(op: Arith, a: &Bson, b: &Bson) -> Option<Bson> {
         (Arith::Add, Dec::Finite(p), Dec::Finite(q)) => Dec::Finite(p + q),
         (Arith::Mul, Dec::Inf(p), Dec::Inf(q)) => Dec::Inf(p == q),
         (Arith::Mul, Dec::Inf(p), Dec::Finite(q)) | (Arith::Mul, Dec::Finite(q), Dec::Inf(p)) => {
-            if q == BigDecimal::from(0) {
+            use bigdecimal::Signed;
+            if q.is_zero() {
                 Dec::NaN
             } else {
-                Dec::Inf(p == (q > BigDecimal::from(0)))
+                Dec::Inf(p == q.is_positive())
             }
         }
         (Arith::Mul, Dec::Finite(p), Dec::Finite(q)) => Dec::Finite(p * q),
