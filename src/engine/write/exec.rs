@@ -38,6 +38,14 @@ pub fn find_targets(
     t: &Target,
     scope: &Scope,
 ) -> Result<Vec<(usize, Option<usize>)>> {
+    if t.filter.matches_everything() && t.sort.is_none() {
+        let n = if t.multi {
+            docs.len()
+        } else {
+            docs.len().min(1)
+        };
+        return Ok((0..n).map(|i| (i, None)).collect());
+    }
     let mut out = Vec::new();
     for (i, d) in docs.iter().enumerate() {
         if let Some(pos) = t.filter.matches_at(d, scope)? {
