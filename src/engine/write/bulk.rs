@@ -43,6 +43,10 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
             .at(call.span))
         }
     };
+    // The driver checks every operation's shape before sending any of them.
+    for (i, op) in ops.iter().enumerate() {
+        check_op(i, op).map_err(|e| e.at(arg.span))?;
+    }
     let mut totals = Totals::default();
     let mut first_error = None;
     for (i, op) in ops.iter().enumerate() {
@@ -73,13 +77,8 @@ fn field<'d>(spec: &'d Document, op: &str, name: &str) -> Result<&'d Bson> {
         .ok_or_else(|| Error::bad_value(format!("bulkWrite {op} needs a '{name}' field")))
 }
 
-fn run_op(
-    session: &mut Session,
-    coll: &str,
-    i: usize,
-    op: &Bson,
-    totals: &mut Totals,
-) -> Result<()> {
+/// The operation's name and arguments, checked as the Node driver does.
+fn check_op(i: usize, op: &Bson) -> Result<(&str, &Document)> {
     let Bson::Document(op) = op else {
         return Err(Error::bad_value(format!(
             "bulkWrite operation {i} must be an object, got {}",
@@ -94,6 +93,36 @@ fn run_op(
             )))
         }
     };
+    match name {
+        "insertOne" => {
+            field(spec, name, "document")?;
+        }
+        "updateOne" | "updateMany" | "replaceOne" => {
+            let replace = name == "replaceOne";
+            let update = field(spec, name, if replace { "replacement" } else { "update" })?;
+            check_update_argument(replace, update)?;
+            filter_of(spec, name)?;
+        }
+        "deleteOne" | "deleteMany" => {
+            filter_of(spec, name)?;
+        }
+        other => {
+            return Err(Error::bad_value(format!(
+                "unknown bulkWrite operation {other}; supported: insertOne, updateOne, updateMany, replaceOne, deleteOne, deleteMany"
+            )))
+        }
+    }
+    Ok((name, spec))
+}
+
+fn run_op(
+    session: &mut Session,
+    coll: &str,
+    i: usize,
+    op: &Bson,
+    totals: &mut Totals,
+) -> Result<()> {
+    let (name, spec) = check_op(i, op)?;
     let key = i.to_string();
     match name {
         "insertOne" => {

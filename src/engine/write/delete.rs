@@ -3,7 +3,7 @@
 use super::super::{Call, Session};
 use super::exec::{self, Target};
 use super::options;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::query::Filter;
 use bson::{Bson, Document};
 
@@ -11,24 +11,15 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
     let method = call.name.as_str();
     call.max_args(2)?;
     let filter_doc = options::required_doc(call, 0, method, "filter")?;
-    // remove(query, justOne) takes a boolean or {justOne: ...}.
+    // remove(query, justOne): a boolean, or options whose justOne mongosh
+    // reads by truthiness; anything else spreads to no options (deleteMany).
     let (opts_doc, just_one) = match call.arg(1).map(|a| &a.value) {
         Some(Bson::Boolean(b)) if method == "remove" => (None, *b),
-        _ => {
-            let d = call.doc_arg(1, "options")?;
-            let just_one = match d.and_then(|d| d.get("justOne")) {
-                Some(Bson::Boolean(b)) if method == "remove" => *b,
-                Some(v) if method == "remove" => {
-                    return Err(Error::type_mismatch(format!(
-                        "justOne must be a boolean, got {}",
-                        crate::output::shell::type_name(v)
-                    ))
-                    .at(call.span))
-                }
-                _ => false,
-            };
-            (d, just_one)
+        Some(Bson::Document(d)) if method == "remove" => {
+            (Some(d), d.get("justOne").is_some_and(options::truthy))
         }
+        Some(_) if method == "remove" => (None, false),
+        _ => (call.doc_arg(1, "options")?, false),
     };
     let opts = options::parse(opts_doc, &session.run).map_err(|e| e.at(call.span))?;
     let ctx = opts.compile_ctx();

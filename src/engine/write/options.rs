@@ -36,6 +36,24 @@ fn bool_opt(d: &Document, name: &str) -> Result<Option<bool>> {
     }
 }
 
+/// JavaScript truthiness, for the options mongosh reads itself (`multi`,
+/// `justOne`, `returnNewDocument`, `new`).
+pub fn truthy(v: &Bson) -> bool {
+    match v {
+        Bson::Boolean(b) => *b,
+        Bson::Null | Bson::Undefined => false,
+        Bson::Int32(x) => *x != 0,
+        Bson::Int64(x) => *x != 0,
+        Bson::Double(x) => *x != 0.0 && !x.is_nan(),
+        Bson::String(s) => !s.is_empty(),
+        _ => true,
+    }
+}
+
+fn truthy_opt(d: &Document, name: &str) -> Option<bool> {
+    d.get(name).map(truthy)
+}
+
 fn doc_opt(d: &Document, name: &str) -> Result<Option<Document>> {
     match d.get(name) {
         None | Some(Bson::Null | Bson::Undefined) => Ok(None),
@@ -57,7 +75,7 @@ pub fn parse(d: Option<&Document>, run: &crate::context::RunCtx) -> Result<Opts>
         return Err(Error::not_supported("collation"));
     }
     o.upsert = bool_opt(d, "upsert")?.unwrap_or(false);
-    o.multi = bool_opt(d, "multi")?.unwrap_or(false);
+    o.multi = truthy_opt(d, "multi").unwrap_or(false);
     o.array_filters = match d.get("arrayFilters") {
         None | Some(Bson::Null | Bson::Undefined) => None,
         Some(Bson::Array(a)) => Some(a.clone()),
@@ -79,12 +97,12 @@ pub fn parse(d: Option<&Document>, run: &crate::context::RunCtx) -> Result<Opts>
                 ))
             }
         }
-    } else if let Some(b) = bool_opt(d, "returnOriginal")? {
+    } else if let Some(b) = truthy_opt(d, "returnOriginal") {
         !b
-    } else if let Some(b) = bool_opt(d, "returnNewDocument")? {
+    } else if let Some(b) = truthy_opt(d, "returnNewDocument") {
         b
     } else {
-        bool_opt(d, "new")?.unwrap_or(false)
+        truthy_opt(d, "new").unwrap_or(false)
     };
     if let Some(lets) = doc_opt(d, "let")? {
         let scope = Scope::new(run);
