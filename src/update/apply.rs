@@ -2,8 +2,9 @@
 //! order, existing values updated in place, missing paths created as
 //! documents (array indexes padded with nulls), array nodes applied to the
 //! elements their filters select.
-use super::compile::{merge, ArrNode, IdRel, Leaf, Node, ObjNode, Tree};
+use super::compile::{ArrNode, IdRel, Leaf, Node, ObjNode, Tree};
 use super::display::{self, ID_MARK};
+use super::merge::merge;
 use super::ops::{Ctx, Effect, Op};
 use super::path::{parse_index, Trail};
 use super::positional::children_with_positional;

@@ -4,6 +4,7 @@
 mod apply;
 mod compile;
 pub mod display;
+mod merge;
 mod ops;
 mod path;
 mod positional;

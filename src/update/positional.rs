@@ -2,7 +2,8 @@
 //! array index the query matched, merged with a child that names the same
 //! index explicitly.
 //! https://www.mongodb.com/docs/manual/reference/operator/update/positional/
-use super::compile::{merge, Node, ObjNode};
+use super::compile::{Node, ObjNode};
+use super::merge::merge;
 use super::ops::Ctx;
 use super::path::{field_order, Trail};
 use crate::error::{Error, Result};
