@@ -156,19 +156,12 @@ fn apply_leaf(
     if eff == Effect::NoOp {
         return Ok(eff);
     }
-    Err(
-        if leaf.id_rel == IdRel::Exact && leaf.op.can_set_object() && eff == Effect::Modified {
-            Error::immutable_field(format!(
-                "Updating the path '_id' to {} would modify the immutable field '_id'",
-                display::elem("_id", &tmp)
-            ))
-        } else {
-            Error::immutable_field(format!(
-                "Performing an update on the path '{}' would modify the immutable field '_id'",
-                here.dotted()
-            ))
-        },
-    )
+    // The server's checkImmutablePathsNotModified: any real change at or
+    // below `_id` fails, whatever the new value.
+    Err(Error::immutable_field(format!(
+        "Performing an update on the path '{}' would modify the immutable field '_id'",
+        here.dotted()
+    )))
 }
 
 /// The value a subtree creates where its path is missing.

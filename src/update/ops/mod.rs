@@ -162,15 +162,6 @@ impl Op {
         })
     }
 
-    /// Ops that may store a whole object at their path (their `_id` message
-    /// names the new value; see the server's `canSetObjectValue`).
-    pub fn can_set_object(&self) -> bool {
-        matches!(
-            self,
-            Op::Set(_) | Op::SetOnInsert(_) | Op::Min(_) | Op::Max(_) | Op::RenameTo { .. }
-        )
-    }
-
     /// Whether applying at a missing path would create it.
     pub fn creates(&self, ctx: &Ctx) -> bool {
         match self {
