@@ -149,6 +149,7 @@ fn run_op(
                 filter: &filter,
                 sort: None,
                 multi: name == "updateMany",
+                command: "update",
             };
             let w = exec::update(session.db, coll, &target, &update, opts.upsert, false, &scope)?;
             totals.matched += w.matched;
@@ -167,6 +168,7 @@ fn run_op(
                 filter: &filter,
                 sort: None,
                 multi: name == "deleteMany",
+                command: "delete",
             };
             totals.deleted += exec::delete(session.db, coll, &target, &scope)?.len();
         }

@@ -31,6 +31,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
         filter: &filter,
         sort: None,
         multi,
+        command: "delete",
     };
     let removed = exec::delete(session.db, coll, &target, &scope).map_err(|e| e.at(call.span))?;
     Ok(delete_result(removed.len()))

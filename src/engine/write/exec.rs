@@ -28,6 +28,23 @@ pub struct Target<'a> {
     pub filter: &'a Filter,
     pub sort: Option<&'a SortSpec>,
     pub multi: bool,
+    /// The server command that runs the write (`update`, `delete`,
+    /// `findAndModify`): errors met while executing it name it.
+    pub command: &'static str,
+}
+
+/// MongoDB 8 reports errors raised while the write executes (not while it
+/// is parsed) as `Plan executor error during <command> :: caused by :: ...`.
+fn executing(command: &'static str) -> impl Fn(Error) -> Error {
+    move |mut e| {
+        if !e.message.starts_with("Plan executor error") {
+            e.message = format!(
+                "Plan executor error during {command} :: caused by :: {}",
+                e.message
+            );
+        }
+        e
+    }
 }
 
 /// Indexes (with positional matches) of the documents a write applies to:
@@ -79,6 +96,18 @@ fn too_large() -> Error {
 
 /// Apply `update` to the targets; upsert when nothing matched.
 pub fn update(
+    db: &mut Database,
+    coll: &str,
+    t: &Target,
+    update: &Update,
+    upsert: bool,
+    keep: bool,
+    scope: &Scope,
+) -> Result<Written> {
+    update_targets(db, coll, t, update, upsert, keep, scope).map_err(executing(t.command))
+}
+
+fn update_targets(
     db: &mut Database,
     coll: &str,
     t: &Target,
@@ -208,6 +237,15 @@ pub fn upsert_document(
 
 /// Delete the targets; returns them with their positional matches.
 pub fn delete(
+    db: &mut Database,
+    coll: &str,
+    t: &Target,
+    scope: &Scope,
+) -> Result<Vec<(Document, Option<usize>)>> {
+    delete_targets(db, coll, t, scope).map_err(executing(t.command))
+}
+
+fn delete_targets(
     db: &mut Database,
     coll: &str,
     t: &Target,

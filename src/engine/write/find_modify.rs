@@ -122,6 +122,7 @@ fn modify_one(
         filter: &filter,
         sort: sort.as_ref(),
         multi: false,
+        command: "findAndModify",
     };
     let w = exec::update(
         session.db,
@@ -144,6 +145,7 @@ fn delete_one(session: &mut Session, coll: &str, filter: &Document, opts: &Opts)
         filter: &filter,
         sort: sort.as_ref(),
         multi: false,
+        command: "findAndModify",
     };
     let mut removed = exec::delete(session.db, coll, &target, &scope)?;
     match removed.pop() {

@@ -40,6 +40,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
         filter: &filter,
         sort: sort.as_ref(),
         multi,
+        command: "update",
     };
     let w = exec::update(
         session.db,
