@@ -47,21 +47,10 @@ fn index_lists_every_tutorial_file() {
     }
 }
 
-/// A run stopped by a feature the engine has not implemented yet
-/// (`Error::not_supported`): while the engine is being built such a step is
-/// reported as pending rather than failed. Any other difference fails.
-fn unfinished(out: &mqlplay::RunOutput) -> bool {
-    out.error
-        .as_ref()
-        .is_some_and(|e| e.code == 115 && e.message.ends_with("is not supported in mqlplay"))
-}
-
 #[test]
 fn every_step_passes_its_check() {
     let only = std::env::var("TUTORIAL").ok();
-    let strict = std::env::var("TUTORIALS_STRICT").is_ok_and(|v| v == "1");
     let mut failures = Vec::new();
-    let mut pending = Vec::new();
     let mut steps = 0;
     for t in tutorials() {
         if only.as_deref().is_some_and(|o| o != t.id) {
@@ -73,10 +62,19 @@ fn every_step_passes_its_check() {
             // A step without any expectation would pass whatever happens.
             let empty = step.check.as_object().is_none_or(|o| o.is_empty());
             assert!(!empty, "{} step {}: empty check", t.id, i + 1);
+            // The page runs with the learner's clock and seed: checks must not depend on them.
+            let other = RunCtx::new(bson::DateTime::from_millis(1_900_000_000_000), 42);
+            let other_diffs = step.run_and_check(&other).map(|(_, d)| d);
             match step.run_and_check(&RunCtx::default()) {
-                Ok((_, diffs)) if diffs.is_empty() => {}
-                Ok((out, diffs)) if !strict && unfinished(&out) => {
-                    pending.push(format!("{} step {}: {}", t.id, i + 1, diffs.join("; ")))
+                Ok((_, diffs)) if diffs.is_empty() => {
+                    if let Some(d) = other_diffs.as_ref().ok().filter(|d| !d.is_empty()) {
+                        failures.push(format!(
+                            "{} step {}: passes only with the default clock/seed: {}",
+                            t.id,
+                            i + 1,
+                            d.join("; ")
+                        ));
+                    }
                 }
                 Ok((_, diffs)) => failures.push(format!(
                     "{} step {} ({}):\n    {}",
@@ -90,20 +88,28 @@ fn every_step_passes_its_check() {
         }
     }
     assert!(steps > 0, "no steps ran");
-    if !pending.is_empty() {
-        eprintln!(
-            "{} of {steps} tutorial steps wait for engine features \
-             (TUTORIALS_STRICT=1 fails on them):\n  {}",
-            pending.len(),
-            pending.join("\n  ")
-        );
-    }
     assert!(
         failures.is_empty(),
         "{} of {steps} steps fail:\n{}",
         failures.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn no_step_passes_without_running_its_script() {
+    for t in tutorials() {
+        for (i, step) in t.steps.iter().enumerate() {
+            let check = serde_json::to_string(&step.check).expect("json");
+            let d = diffs(&check, &step.db, "");
+            assert!(
+                !d.is_empty(),
+                "{} step {}: the check passes with an empty script",
+                t.id,
+                i + 1
+            );
+        }
+    }
 }
 
 fn diffs(check: &str, db: &str, script: &str) -> Vec<String> {
