@@ -2,7 +2,7 @@
 //! order, existing values updated in place, missing paths created as
 //! documents (array indexes padded with nulls), array nodes applied to the
 //! elements their filters select.
-use super::compile::{ArrNode, IdRel, Leaf, Node, ObjNode, Tree};
+use super::compile::{ArrNode, Leaf, Node, ObjNode, Tree};
 use super::display::{self, ID_MARK};
 use super::merge::merge;
 use super::ops::{Ctx, Effect, Op};
@@ -147,7 +147,7 @@ fn apply_leaf(
     here: &Trail,
     ctx: &mut Ctx,
 ) -> Result<Effect> {
-    if leaf.id_rel == IdRel::None {
+    if !leaf.on_id {
         return leaf.op.update(v, in_array, here, ctx);
     }
     // Updates to _id are allowed only when they change nothing.

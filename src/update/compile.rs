@@ -41,18 +41,11 @@ pub struct ArrNode {
     pub children: Vec<(String, Node)>,
 }
 
-/// How a leaf's path relates to the immutable `_id`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum IdRel {
-    None,
-    Exact,
-    Under,
-}
-
 #[derive(Clone, Debug)]
 pub struct Leaf {
     pub op: Op,
-    pub id_rel: IdRel,
+    /// The path is `_id` or below it: the leaf may not change anything.
+    pub on_id: bool,
 }
 
 /// A `$rename`: its source is taken out before the tree walk.
@@ -312,14 +305,10 @@ impl Builder<'_> {
     }
 
     fn add(&mut self, parts: &[&str], dotted: &str, op: Op) -> Result<()> {
-        let id_rel = match parts {
-            ["_id"] => IdRel::Exact,
-            ["_id", ..] => IdRel::Under,
-            _ => IdRel::None,
-        };
+        let on_id = parts.first() == Some(&"_id");
         let t = &mut self.tree;
         t.leaves += 1;
-        t.touches_id |= id_rel != IdRel::None;
+        t.touches_id |= on_id;
         t.has_positional |= parts.contains(&"$");
         t.has_array_nodes |= parts.iter().any(|p| array_filter_id(p).is_some());
         match op.nesting_bound() {
@@ -330,7 +319,7 @@ impl Builder<'_> {
             (Some(a), Some(b)) => Some(a + b),
             _ => None,
         };
-        let leaf = Leaf { op, id_rel };
+        let leaf = Leaf { op, on_id };
         let (filters, used) = (self.filters, &mut self.used);
         insert(&mut self.root, parts, 0, dotted, leaf, filters, used)
     }
