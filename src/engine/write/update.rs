@@ -15,8 +15,13 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
     call.max_args(3)?;
     let filter_doc = options::required_doc(call, 0, method, "filter")?;
     let update_arg = options::required(call, 1, method)?;
-    let opts =
-        options::parse(call.doc_arg(2, "options")?, &session.run).map_err(|e| e.at(call.span))?;
+    // mongosh spreads the legacy update()'s options: a boolean there (the old
+    // shell's `upsert` argument) gives no options at all.
+    let opts_doc = match call.arg(2).map(|a| &a.value) {
+        Some(v) if method == "update" && !matches!(v, Bson::Document(_)) => None,
+        _ => call.doc_arg(2, "options")?,
+    };
+    let opts = options::parse(opts_doc, &session.run).map_err(|e| e.at(call.span))?;
     check_update_argument(method == "replaceOne", &update_arg.value)
         .map_err(|e| e.at(update_arg.span))?;
     let multi = method == "updateMany" || (method == "update" && opts.multi);
