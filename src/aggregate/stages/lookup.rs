@@ -6,7 +6,7 @@
 use crate::aggregate::key::KeyMap;
 use crate::aggregate::operand::Operand;
 use crate::aggregate::path::FieldPath;
-use crate::aggregate::pipeline::{Docs, Pipeline, Place};
+use crate::aggregate::pipeline::{run_stages, Docs, Pipeline, Place};
 use crate::engine::Database;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
@@ -221,6 +221,38 @@ impl Lookup {
             .map(|(_, f)| ForeignIndex::build(foreign, f));
         let mut out = Vec::with_capacity(docs.len());
         for doc in docs {
+            // A pipeline starting with $documents supplies the foreign
+            // documents itself; the join applies to what it produces.
+            if let Some(p) = self.pipeline.as_ref().filter(|p| p.starts_with_documents()) {
+                let inner = bind(&self.vars, &doc, scope)?;
+                let (first, rest) = p.stages.split_at(1);
+                let produced: Vec<Document> = run_stages(first, Vec::new(), db, &inner)?
+                    .into_iter()
+                    .map(Cow::into_owned)
+                    .collect();
+                let joined: Docs = match &self.join {
+                    Some((local, foreign_path)) => {
+                        let idx = ForeignIndex::build(&produced, foreign_path);
+                        let mut vals = local_values(local, &doc);
+                        if vals.is_empty() {
+                            vals.push(&NULL);
+                        }
+                        idx.lookup(&vals)
+                            .into_iter()
+                            .filter_map(|i| produced.get(i).cloned().map(Cow::Owned))
+                            .collect()
+                    }
+                    None => produced.into_iter().map(Cow::Owned).collect(),
+                };
+                let results: Vec<Bson> = run_stages(rest, joined, db, &inner)?
+                    .into_iter()
+                    .map(|d| Bson::Document(d.into_owned()))
+                    .collect();
+                let mut d = doc.into_owned();
+                self.as_field.set(&mut d, Bson::Array(results));
+                out.push(d);
+                continue;
+            }
             let matched: Docs<'a> = match (&self.join, &index) {
                 (Some((local, _)), Some(index)) => {
                     let mut vals = local_values(local, &doc);
