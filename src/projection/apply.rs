@@ -140,7 +140,8 @@ pub(super) fn exclude_doc(tree: &Tree, doc: &Document, cx: &Cx) -> Result<Docume
             Some(PNode::Sub(sub)) => {
                 out.insert(key.clone(), exclude_value(sub, value, cx)?);
             }
-            Some(node @ PNode::Slice { .. }) => {
+            // find's operators also apply in an exclusion projection.
+            Some(node @ (PNode::Slice { .. } | PNode::ElemMatch(_) | PNode::Positional)) => {
                 if let Some(v) = compute(node, Some(value), cx)? {
                     out.insert(key.clone(), v);
                 }

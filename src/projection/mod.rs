@@ -456,10 +456,20 @@ fn parse_operator(
                 st.has_slice = true;
                 Ok(())
             }
-            // Not find's syntax: maybe the aggregation $slice expression.
+            // Not find's syntax: maybe the aggregation $slice expression
+            // (the server tries both and reports both failures).
             Err(find_err) => match Expr::compile(&Bson::Document(sub.clone()), ctx) {
                 Ok(expr) => add_expression(st, parent, path, full, PNode::Expr(Box::new(expr))),
-                Err(_) => Err(find_err),
+                Err(expr_err) => Err(Error {
+                    message: format!(
+                        "Invalid $slice syntax. The given syntax {} did not match the find() syntax because :: {}: {} :: The given syntax did not match the expression $slice syntax. :: caused by :: {}",
+                        crate::output::shell::inline(&Bson::Document(sub.clone())),
+                        find_err.code_name,
+                        find_err.message,
+                        expr_err.message
+                    ),
+                    ..expr_err
+                }),
             },
         },
         "$elemMatch" => {
