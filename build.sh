@@ -46,6 +46,13 @@ ensure_chromium() {
   fi
 }
 
+# Where cargo puts its output (honours CARGO_TARGET_DIR, cargo config and wrappers).
+target_dir() {
+  cargo metadata --format-version 1 --no-deps 2>/dev/null \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null \
+    || echo "${CARGO_TARGET_DIR:-target}"
+}
+
 build_cli() {
   log "building the CLI (target/release/mqlplay)"
   cargo build --release --bin mqlplay
@@ -56,7 +63,7 @@ build_wasm() {
   log "building the wasm engine (www/pkg)"
   cargo build --release --lib --target wasm32-unknown-unknown
   rm -rf www/pkg
-  wasm-bindgen --target web --no-typescript --out-dir www/pkg "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mqlplay.wasm"
+  wasm-bindgen --target web --no-typescript --out-dir www/pkg "$(target_dir)/wasm32-unknown-unknown/release/mqlplay.wasm"
   if [ -x www/node_modules/.bin/wasm-opt ]; then
     log "wasm-opt -Oz"
     www/node_modules/.bin/wasm-opt -Oz www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
@@ -98,7 +105,8 @@ run_tests() {
   build_page
   if [ -f www/package.json ] && grep -q '"test:browser"' www/package.json; then
     log "browser tests (headless Chromium)"
-    (cd www && npm run --silent test:browser)
+    # The debug CLI built by `cargo test` above: the tests check it makes the page's links.
+    (cd www && MQLPLAY_CLI="$(target_dir)/debug/mqlplay" npm run --silent test:browser)
   fi
   log "all tests passed"
 }

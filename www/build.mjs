@@ -1,11 +1,14 @@
-// Bundle the page: src/main.js → dist/app.js, src/worker.js → dist/worker.js,
+// Bundle the page: src/boot.js → dist/boot.js (starts the engine early),
+// src/main.js → dist/app.js, src/worker.js → dist/worker.js,
 // src/style.css → dist/style.css. The wasm package (pkg/) stays external:
 // both bundles import ../pkg/mqlplay.js, which resolves the same from dist/ and src/.
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
 const options = {
-  entryPoints: { app: 'src/main.js', worker: 'src/worker.js', style: 'src/style.css' },
+  entryPoints: { boot: 'src/boot.js', app: 'src/main.js', worker: 'src/worker.js', style: 'src/style.css' },
+  splitting: true, // boot.js and app.js share one engine module (one worker, one wasm module)
+  chunkNames: 'chunk-[hash]',
   outdir: 'dist',
   bundle: true,
   format: 'esm',

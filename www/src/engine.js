@@ -1,18 +1,52 @@
-// The page's side of the engine: one compiled wasm module, an instance on this
-// thread for quick pure calls (format, links), and a Web Worker for runs.
+// The page's side of the engine. The first worker fetches and compiles the
+// wasm itself (so a run can start before this thread has even parsed the page)
+// and hands the compiled module back: this thread instantiates it for quick
+// pure calls (format, links) and gives it to every later worker.
 import init, { format as wasmFormat, encode_link, decode_link } from '../pkg/mqlplay.js';
 
 export const TIME_LIMIT_MS = 10_000;
 
 let module = null;
+let gotModule;
+const moduleReady = new Promise((resolve) => { gotModule = resolve; });
 let mainReady = null;
+let spare = null; // a worker started by bootWorker(), waiting for the Runner
+let runner = null;
 
-/** Compile the wasm once; the worker instantiates the same module. */
+function onWorkerMessage(worker, msg) {
+  if (msg.type === 'module') {
+    if (!module) {
+      module = msg.module;
+      performance.mark('mqlplay:compiled');
+      gotModule(module);
+    }
+    return;
+  }
+  if (runner && runner.worker === worker) runner.message(msg);
+}
+
+function newWorker() {
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'mqlplay engine' });
+  worker.onmessage = (e) => onWorkerMessage(worker, e.data);
+  worker.onerror = (e) => {
+    e.preventDefault();
+    if (runner && runner.worker === worker) runner.failed(e.message || 'the engine worker failed');
+  };
+  // Without a module yet, this worker compiles one (and reports it); afterwards workers reuse it.
+  worker.postMessage(module ? { type: 'init', module } : { type: 'compile' });
+  return worker;
+}
+
+/** Start the engine worker as early as possible (called by the tiny boot script). */
+export function bootWorker() {
+  if (!spare && !runner?.worker) spare = newWorker();
+}
+
+/** The engine on this thread, for quick pure calls (format, links). */
 export function loadEngine() {
   if (!mainReady) {
-    const url = new URL('../pkg/mqlplay_bg.wasm', import.meta.url);
-    mainReady = WebAssembly.compileStreaming(fetch(url)).then(async (m) => {
-      module = m;
+    bootWorker(); // the module comes from a worker
+    mainReady = moduleReady.then(async (m) => {
       await init({ module_or_path: m });
       return m;
     });
@@ -38,7 +72,8 @@ export const decodeLink = (fragment) => pure(decode_link, fragment);
 
 /**
  * Runs scripts in a worker. `run()` resolves with {out, base, stmts, ms} or
- * {stopped: 'stop'|'timeout'|'crash', message}. Only one run at a time.
+ * {stopped: 'stop'|'timeout'|'crash', message}. One run at a time: a new run
+ * replaces the one in progress.
  */
 export class Runner {
   constructor(onBusy) {
@@ -47,27 +82,22 @@ export class Runner {
     this.pending = null;
     this.nextId = 1;
     this.timeLimit = TIME_LIMIT_MS;
+    runner = this;
   }
 
-  async spawn() {
-    const m = await loadEngine();
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'mqlplay engine' });
-    worker.onmessage = (e) => this.message(e.data);
-    worker.onerror = (e) => {
-      e.preventDefault();
-      this.finish({ stopped: 'crash', message: e.message || 'the engine worker failed' }, true);
-    };
-    worker.postMessage({ type: 'init', module: m });
-    this.worker = worker;
+  spawn() {
+    if (this.worker) return;
+    this.worker = spare ?? newWorker();
+    spare = null;
   }
 
   get busy() {
     return this.pending !== null;
   }
 
-  async run(job) {
+  run(job) {
     if (this.pending) this.stop('stop');
-    if (!this.worker) await this.spawn();
+    this.spawn();
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.stop('timeout'), this.timeLimit);
@@ -78,10 +108,14 @@ export class Runner {
   }
 
   message(msg) {
-    if (msg.type === 'ready') return;
-    if (!this.pending || (msg.id !== null && msg.id !== this.pending.id)) return;
-    if (msg.type === 'result') this.finish(msg, false);
-    else if (msg.type === 'crash') this.finish({ stopped: 'crash', message: msg.message }, true);
+    if (msg.type === 'result' && this.pending?.id === msg.id) this.finish(msg, false);
+    // A worker that could not load the engine fails the run in progress (if any); no retry loop.
+    else if (msg.type === 'crash' && this.pending && (msg.id === null || this.pending.id === msg.id)) this.failed(msg.message);
+  }
+
+  /** The worker died or trapped: report it and start a fresh one. */
+  failed(message) {
+    this.finish({ stopped: 'crash', message }, true);
   }
 
   /** End the current run: the worker is terminated and a fresh one started. */

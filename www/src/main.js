@@ -12,8 +12,21 @@ const LINK_WARN_BYTES = 8000;
 const VIEWS = ['shell', 'tree', 'ejson'];
 const $ = (id) => document.getElementById(id);
 
-// Start compiling the engine before anything else: it is the long pole.
-const engineReady = loadEngine();
+
+/**
+ * What other parts of the page (tutorials) use: the state, the editors, runs.
+ * `events` fires `run` (detail: the run, or {stopped}) after every run and
+ * `state` when a link or template replaces the editors.
+ */
+export const events = new EventTarget();
+export const app = {
+  get state() { return state; },
+  get lastRun() { return lastRun; },
+  setEditors: (db, script) => { setEditors(db, script); save(); },
+  setTutorial: (tutorial, step) => { state.tutorial = tutorial; state.step = step; save(); },
+  run: () => run(),
+  events,
+};
 
 // ---- state -----------------------------------------------------------------
 
@@ -70,6 +83,7 @@ let dbView;
 let scriptView;
 
 function createEditors() {
+  performance.mark('mqlplay:start');
   dbView = createEditor($('db-editor'), {
     doc: state.db,
     label: 'Database configuration',
@@ -100,6 +114,7 @@ const runner = new Runner((busy) => {
   document.body.classList.toggle('busy', busy);
 });
 runner.timeLimit = TIME_LIMIT_MS;
+runner.spawn(); // a worker starts up while this thread builds the page
 
 let lastRun = null;
 let runToken = 0;
@@ -121,6 +136,7 @@ async function run() {
   const res = await runner.run({ db: state.db, script: state.script, now: state.now, seed: state.seed });
   clearTimeout(slow);
   if (token !== runToken) return; // a newer run replaced this one
+  events.dispatchEvent(new CustomEvent('run', { detail: res }));
   if (res.stopped) {
     lastRun = null;
     const msg = res.stopped === 'crash'
@@ -133,6 +149,7 @@ async function run() {
   }
   lastRun = res;
   render();
+  if (!performance.getEntriesByName('mqlplay:first-result').length) performance.mark('mqlplay:first-result');
   const n = res.out.results?.length ?? 0;
   const total = performance.now() - started;
   $('run-info').textContent = `${fmtMs(res.ms)} · ${n} result${n === 1 ? '' : 's'}`;
@@ -237,6 +254,7 @@ async function openLink(fragment) {
   // The state now lives in the editors and autosave; a reload keeps later edits.
   history.replaceState(null, '', location.pathname + location.search);
   banner(null);
+  events.dispatchEvent(new CustomEvent('state', { detail: { source: 'link' } }));
   return true;
 }
 
@@ -441,11 +459,10 @@ async function start() {
   setupTemplates();
   setupButtons();
   showSettings();
-  runner.spawn(); // the worker instantiates while the link is decoded
-  await engineReady;
   if (fragment) await openLink(fragment);
   await run();
   document.body.dataset.ready = 'true';
+  loadEngine(); // this thread's copy, for Format and Share, off the critical path
 }
 
 start().catch((e) => {

@@ -2,17 +2,25 @@
 // terminate this worker at any time (Stop, time limit, a trap) and start a new one.
 import init, { run, statements } from '../pkg/mqlplay.js';
 
-let ready = null;
+// Runs wait for the engine whichever message arrives first.
+let gotModule;
+const ready = new Promise((resolve) => { gotModule = resolve; })
+  .then(async (module) => {
+    await init({ module_or_path: module });
+    return module;
+  });
 
 self.onmessage = async (event) => {
   const msg = event.data;
-  if (msg.type === 'init') {
-    ready = init({ module_or_path: msg.module });
+  if (msg.type === 'compile' || msg.type === 'init') {
+    // The first worker compiles the wasm while it downloads and hands the module to the page.
+    gotModule(msg.type === 'init' ? msg.module
+      : WebAssembly.compileStreaming(fetch(new URL('../pkg/mqlplay_bg.wasm', import.meta.url))));
     try {
-      await ready;
-      self.postMessage({ type: 'ready' });
+      const module = await ready;
+      if (msg.type === 'compile') self.postMessage({ type: 'module', module });
     } catch (e) {
-      self.postMessage({ type: 'crash', id: null, message: String(e && e.message || e) });
+      self.postMessage({ type: 'crash', id: null, message: `the engine did not load: ${e && e.message || e}` });
     }
     return;
   }

@@ -19,8 +19,10 @@ const artifacts = join(here, 'artifacts');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const CLI = [process.env.CARGO_TARGET_DIR, join(repo, 'target')]
-  .filter(Boolean).map((d) => join(d, 'release', 'mqlplay')).find((p) => existsSync(p));
+// The CLI (build.sh passes the one `cargo test` built); its link must equal the page's.
+const CLI = [process.env.MQLPLAY_CLI, ...[process.env.CARGO_TARGET_DIR, join(repo, 'target')]
+  .filter(Boolean).flatMap((d) => [join(d, 'debug', 'mqlplay'), join(d, 'release', 'mqlplay')])]
+  .filter(Boolean).find((p) => existsSync(p));
 
 let server;
 let origin;
@@ -296,6 +298,34 @@ test('dark theme, help dialog and a phone-sized screen', async () => {
   assert.equal(await page.getAttribute('html', 'data-theme'), 'light');
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, '13-phone');
+  await page.close();
+});
+
+test('every template runs without an error; Format keeps the result', async () => {
+  const page = await newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const ids = await page.$$eval('[data-template]', (els) => els.map((e) => e.dataset.template));
+  assert.ok(ids.length >= 8, ids.join());
+  for (const id of ids) {
+    const n = await runs(page);
+    await page.click('#templates');
+    await page.click(`[data-template="${id}"]`);
+    await waitRuns(page, n + 1);
+    const error = await page.$('#result .error');
+    assert.equal(error && await error.textContent(), null, `template ${id}`);
+    assert.ok(await page.$('#result .result'), `template ${id} has a result`);
+    if (id === 'update') await shot(page, 'readme');
+    // The results themselves (statement labels change with formatting; new ObjectIds with the clock).
+    const bodies = () => page.$$eval('#result pre', (els) => els.map((e) => e.textContent.replace(/ObjectId\('[0-9a-f]+'\)/g, 'ObjectId()')));
+    const before = await bodies();
+    await page.click('#format');
+    await page.waitForFunction(() => /Formatted|Cannot format/.test(document.getElementById('status').textContent));
+    assert.match(await page.textContent('#status'), /Formatted/);
+    await page.click('#run');
+    await waitRuns(page, n + 2);
+    assert.deepEqual(await bodies(), before, `template ${id} after Format`);
+  }
   await page.close();
 });
 
