@@ -19,7 +19,11 @@ impl Operand {
     pub fn compile(spec: &Bson, ctx: &CompileCtx) -> Result<Operand> {
         Ok(match spec {
             Bson::String(s) if s.starts_with("$$") => Operand::Expr(Expr::compile(spec, ctx)?),
-            Bson::String(s) if s.starts_with('$') => Operand::Path(FieldPath::parse(&s[1..])?),
+            Bson::String(s) if s.starts_with('$') => {
+                // The expression parser gives MongoDB's errors for bad paths ("$", "$a.").
+                Expr::compile(spec, ctx)?;
+                Operand::Path(FieldPath::parse(&s[1..])?)
+            }
             Bson::Document(_) | Bson::Array(_) => Operand::Expr(Expr::compile(spec, ctx)?),
             other => Operand::Const(other.clone()),
         })

@@ -143,7 +143,8 @@ fn get_in<'a>(v: &'a Bson, rest: &[String]) -> Option<Cow<'a, Bson>> {
 }
 
 /// `$a.b` over an array: each document element contributes its `b` (missing
-/// ones are skipped), nested arrays are mapped recursively, scalars dropped.
+/// ones are skipped); other elements, nested arrays included, are dropped
+/// (ExpressionFieldPath::evaluatePathArray skips every non-object).
 fn map_array(items: &[Bson], rest: &[String]) -> Vec<Bson> {
     let mut out = Vec::with_capacity(items.len());
     for item in items {
@@ -153,7 +154,6 @@ fn map_array(items: &[Bson], rest: &[String]) -> Vec<Bson> {
                     out.push(v.into_owned());
                 }
             }
-            Bson::Array(inner) => out.push(Bson::Array(map_array(inner, rest))),
             _ => {}
         }
     }

@@ -335,13 +335,13 @@ fn modulo(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
                     coerce_dec(b).unwrap_or(Dec::NaN),
                 );
                 if dm::is_zero(&y) {
-                    return Err(Error::bad_value("can't $mod by zero"));
+                    return Err(Error::location(16610, "can't $mod by zero"));
                 }
                 return Ok(Some(dec_bson(&dm::rem(&x, &y))));
             }
             let y = to_f64(b).unwrap_or(0.0);
             if y == 0.0 {
-                return Err(Error::bad_value("can't $mod by zero"));
+                return Err(Error::location(16610, "can't $mod by zero"));
             }
             let b_integral = crate::value::numeric::to_i64_exact(b).is_some();
             if matches!(a, Bson::Double(_)) || (matches!(b, Bson::Double(_)) && !b_integral) {
@@ -358,11 +358,15 @@ fn modulo(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
             }
         }
         _ if nullish(&l) || nullish(&r) => Ok(Some(Bson::Null)),
-        _ => Err(type_err(format!(
-            "$mod only supports numeric types, not {} and {}",
-            tname(&l),
-            tname(&r)
-        ))),
+        // 16611 is the classic code of this message (unverified for 8.x).
+        _ => Err(Error::location(
+            16611,
+            format!(
+                "$mod only supports numeric types, not {} and {}",
+                tname(&l),
+                tname(&r)
+            ),
+        )),
     }
 }
 

@@ -364,11 +364,10 @@ pub(crate) fn parse_date_string(
         }
         None => parse_free_form(s)?,
     };
-    if f.hour.is_none() && f.minute.is_none() && f.second.is_none() {
-        f.hour = Some(0);
-        f.minute = Some(0);
-        f.second = Some(0);
-    }
+    // timelib fills the unset time fields with 0 once any of them (or none) is given.
+    f.hour.get_or_insert(0);
+    f.minute.get_or_insert(0);
+    f.second.get_or_insert(0);
     // Dates given as ISO week dates or day of year.
     let mut days = None;
     if let (Some(y), Some(w), Some(d)) = (f.iso_year, f.iso_week, f.iso_dow) {
