@@ -119,6 +119,18 @@ impl Node {
             }
             Node::Not(child) => !child.matches(root, scope, &mut None)?,
             Node::Path { path, pred } => {
+                // Fast path: a top-level field holding no array (the common case).
+                if let (Root::Doc(d), Some(name)) = (root, path.single()) {
+                    let v = d.get(name);
+                    if !matches!(v, Some(Bson::Array(_))) {
+                        let mut inner = None;
+                        let ok = pred.matches(v, &mut inner);
+                        if ok && inner.is_some() {
+                            *pos = inner;
+                        }
+                        return Ok(ok);
+                    }
+                }
                 let mut found: Option<Option<usize>> = None;
                 let mut visit = |v: Option<&Bson>, offset: Option<usize>| {
                     let mut inner = None;

@@ -31,7 +31,7 @@ impl RegexPred {
                 ));
             }
         }
-        let translated = translate(pattern, options.contains('x'))?;
+        let translated = translate(pattern, options.contains('x'), options.contains('m'))?;
         let mut flags = String::new();
         for c in ['i', 'm', 's', 'x'] {
             if options.contains(c) {

@@ -13,8 +13,8 @@ fn unsupported(feature: &str) -> Error {
     )
 }
 
-/// Translate a PCRE pattern; `extended` is the `x` option.
-pub(crate) fn translate(pattern: &str, extended: bool) -> Result<String> {
+/// Translate a PCRE pattern; `extended` and `multiline` are the `x` and `m` options.
+pub(crate) fn translate(pattern: &str, extended: bool, multiline: bool) -> Result<String> {
     let chars: Vec<char> = pattern.chars().collect();
     let mut out = String::with_capacity(pattern.len() + 8);
     let mut i = 0;
@@ -66,6 +66,11 @@ pub(crate) fn translate(pattern: &str, extended: bool) -> Result<String> {
             },
             '}' => {
                 out.push_str("\\}");
+                after_quantifier = false;
+            }
+            // PCRE's `$` also matches before a final newline.
+            '$' if !multiline => {
+                out.push_str("(?:\\n?\\z)");
                 after_quantifier = false;
             }
             '#' if extended => {
@@ -328,12 +333,13 @@ mod tests {
     use super::*;
 
     fn ok(p: &str) -> String {
-        translate(p, false).unwrap_or_else(|e| panic!("{p}: {e}"))
+        translate(p, false, false).unwrap_or_else(|e| panic!("{p}: {e}"))
     }
 
     #[test]
     fn passes_and_rewrites() {
-        assert_eq!(ok("^abc$"), "^abc$");
+        assert_eq!(ok("^abc$"), "^abc(?:\\n?\\z)");
+        assert_eq!(translate("a$", false, true).ok().as_deref(), Some("a$"));
         assert_eq!(ok("a{2,3}"), "a{2,3}");
         assert_eq!(ok("a{x}"), "a\\{x\\}");
         assert_eq!(ok("[a[]"), "[a\\[]");
@@ -348,7 +354,7 @@ mod tests {
         for p in [
             "(a)\\1", "a(?=b)", "(?<!x)y", "a++", "a{2}+", "(?>a)", "\\k<n>",
         ] {
-            let e = translate(p, false).err();
+            let e = translate(p, false, false).err();
             assert!(e.is_some_and(|e| e.code == 115), "{p}");
         }
     }
