@@ -3,6 +3,7 @@
 // src/style.css → dist/style.css. The wasm package (pkg/) stays external:
 // both bundles import ../pkg/mqlplay.js, which resolves the same from dist/ and src/.
 import * as esbuild from 'esbuild';
+import { rmSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const options = {
@@ -19,6 +20,7 @@ const options = {
   legalComments: 'none',
   logLevel: 'warning',
 };
+rmSync('dist', { recursive: true, force: true }); // no stale chunks
 if (watch) {
   const ctx = await esbuild.context(options);
   await ctx.watch();

@@ -45,7 +45,7 @@ const theme = EditorView.theme({
   '.cm-lint-marker-error': { borderRadius: '50%', backgroundColor: 'var(--danger)' },
   '.cm-error-note': {
     color: 'var(--danger)', backgroundColor: 'var(--danger-bg)', borderRadius: '3px',
-    padding: '0 6px', marginLeft: '12px', fontFamily: 'var(--sans)', fontSize: '12px', whiteSpace: 'pre',
+    padding: '0 6px', marginLeft: '12px', fontFamily: 'var(--sans)', fontSize: '12px', whiteSpace: 'pre-wrap',
   },
 });
 

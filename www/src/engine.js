@@ -12,6 +12,7 @@ const moduleReady = new Promise((resolve) => { gotModule = resolve; });
 let mainReady = null;
 let spare = null; // a worker started by bootWorker(), waiting for the Runner
 let runner = null;
+let early = null; // {job, promise}: the first run, started by the boot script
 
 function onWorkerMessage(worker, msg) {
   if (msg.type === 'module') {
@@ -40,6 +41,26 @@ function newWorker() {
 /** Start the engine worker as early as possible (called by the tiny boot script). */
 export function bootWorker() {
   if (!spare && !runner?.worker) spare = newWorker();
+}
+
+/** Start the first run before the page is built (see boot.js). */
+export function startEarlyRun(job) {
+  if (early || runner?.busy) return;
+  early = { job, promise: getRunner().run(job) };
+}
+
+/** The early run's result promise, if it ran exactly this job and nobody took it yet. */
+export function takeEarlyRun(job) {
+  const e = early;
+  early = null;
+  if (!e) return null;
+  const same = Object.keys(job).every((k) => job[k] === e.job[k]);
+  return same ? e.promise : null;
+}
+
+/** The one Runner of the page. */
+export function getRunner() {
+  return runner ?? new Runner();
 }
 
 /** The engine on this thread, for quick pure calls (format, links). */
@@ -76,7 +97,7 @@ export const decodeLink = (fragment) => pure(decode_link, fragment);
  * replaces the one in progress.
  */
 export class Runner {
-  constructor(onBusy) {
+  constructor(onBusy = () => {}) {
     this.onBusy = onBusy;
     this.worker = null;
     this.pending = null;

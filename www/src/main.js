@@ -1,15 +1,14 @@
 // mqlplay's page: wires the editors, the engine worker, the result pane,
 // share links, autosave, templates, theme and dialogs together.
 import { createEditor, getText, setText, showError, clearError } from './editors.js';
-import { Runner, loadEngine, format, encodeLink, decodeLink, TIME_LIMIT_MS } from './engine.js';
+import { getRunner, takeEarlyRun, loadEngine, format, encodeLink, decodeLink, TIME_LIMIT_MS } from './engine.js';
+import { state, restoreSaved, saveState, runJob, isLink, VIEWS } from './state.js';
 import { renderRun, renderMessage, errorText } from './results.js';
-import { TEMPLATES, DEFAULT_TEMPLATE } from './templates.js';
+import { TEMPLATES } from './templates.js';
 import { setupLayout } from './layout.js';
 
-const STORE = 'mqlplay.state.v1';
 const THEME = 'mqlplay.theme';
 const LINK_WARN_BYTES = 8000;
-const VIEWS = ['shell', 'tree', 'ejson'];
 const $ = (id) => document.getElementById(id);
 
 
@@ -30,33 +29,6 @@ export const app = {
 
 // ---- state -----------------------------------------------------------------
 
-/** The page's whole state; `now`/`seed` make runs reproducible. */
-const state = {
-  db: DEFAULT_TEMPLATE.db,
-  script: DEFAULT_TEMPLATE.script,
-  view: 'shell',
-  now: Date.now(),
-  liveNow: true, // take the current time at each run; off once a link or the user pins it
-  seed: 0,
-  tutorial: null,
-  step: null,
-};
-
-function restoreSaved() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORE));
-    if (!saved || typeof saved !== 'object') return;
-    if (typeof saved.db === 'string') state.db = saved.db;
-    if (typeof saved.script === 'string') state.script = saved.script;
-    if (VIEWS.includes(saved.view)) state.view = saved.view;
-    if (Number.isSafeInteger(saved.now)) state.now = saved.now;
-    if (typeof saved.liveNow === 'boolean') state.liveNow = saved.liveNow;
-    if (Number.isSafeInteger(saved.seed) && saved.seed >= 0) state.seed = saved.seed;
-    if (typeof saved.tutorial === 'string') state.tutorial = saved.tutorial;
-    if (Number.isSafeInteger(saved.step)) state.step = saved.step;
-  } catch { /* nothing saved, or unreadable: keep the defaults */ }
-}
-
 let saveTimer = 0;
 function save() {
   clearTimeout(saveTimer);
@@ -64,11 +36,7 @@ function save() {
 }
 function saveNow() {
   clearTimeout(saveTimer);
-  try {
-    localStorage.setItem(STORE, JSON.stringify(state));
-  } catch {
-    status('Autosave skipped: the text is larger than the browser lets this page store.');
-  }
+  if (!saveState()) status('Autosave skipped: the text is larger than the browser lets this page store.');
 }
 
 // ---- editors -----------------------------------------------------------------
@@ -83,7 +51,7 @@ let dbView;
 let scriptView;
 
 function createEditors() {
-  performance.mark('mqlplay:start');
+
   dbView = createEditor($('db-editor'), {
     doc: state.db,
     label: 'Database configuration',
@@ -107,14 +75,15 @@ function setEditors(db, script) {
 
 // ---- running -----------------------------------------------------------------
 
-const runner = new Runner((busy) => {
-  $('run').disabled = false;
+const runner = getRunner();
+runner.timeLimit = TIME_LIMIT_MS;
+runner.spawn(); // a worker starts up while this thread builds the page (if boot.js has not)
+
+function showBusy(busy) {
   $('stop').disabled = !busy;
   $('result').setAttribute('aria-busy', String(busy));
   document.body.classList.toggle('busy', busy);
-});
-runner.timeLimit = TIME_LIMIT_MS;
-runner.spawn(); // a worker starts up while this thread builds the page
+}
 
 let lastRun = null;
 let runToken = 0;
@@ -123,9 +92,11 @@ function status(text) {
   $('status').textContent = text;
 }
 
-async function run() {
+/** Run the editors' text. `first`: adopt the boot script's run of the same state, if any. */
+async function run(first = false) {
   const token = ++runToken;
-  if (state.liveNow) state.now = Date.now();
+  const adopted = first ? takeEarlyRun(runJob()) : null;
+  if (state.liveNow && !adopted) state.now = Date.now();
   showSettings();
   clearError(dbView);
   clearError(scriptView);
@@ -133,7 +104,7 @@ async function run() {
   $('run-info').textContent = '';
   const started = performance.now();
   const slow = setTimeout(() => { if (token === runToken) renderMessage($('result'), 'notice', 'Running… (Stop or Esc ends the run)'); }, 400);
-  const res = await runner.run({ db: state.db, script: state.script, now: state.now, seed: state.seed });
+  const res = await (adopted ?? runner.run(runJob()));
   clearTimeout(slow);
   if (token !== runToken) return; // a newer run replaced this one
   events.dispatchEvent(new CustomEvent('run', { detail: res }));
@@ -411,6 +382,7 @@ function setupTemplates() {
 // ---- wiring --------------------------------------------------------------------
 
 function setupButtons() {
+  $('skip').addEventListener('click', () => scriptView.focus());
   $('run').addEventListener('click', () => run());
   $('stop').addEventListener('click', () => runner.stop('stop'));
   $('format').addEventListener('click', () => formatBoth());
@@ -449,7 +421,11 @@ function setupButtons() {
 }
 
 async function start() {
+  performance.mark('mqlplay:start');
+  document.body.dataset.started = 'true'; // boot.js, if later, leaves the first run to us
   restoreSaved();
+  runner.onBusy = showBusy;
+  showBusy(runner.busy);
   const fragment = isLink(location.hash) ? location.hash : null;
   createEditors();
   setupLayout($('panes'));
@@ -460,7 +436,7 @@ async function start() {
   setupButtons();
   showSettings();
   if (fragment) await openLink(fragment);
-  await run();
+  await run(!fragment);
   document.body.dataset.ready = 'true';
   loadEngine(); // this thread's copy, for Format and Share, off the critical path
 }
@@ -468,8 +444,3 @@ async function start() {
 start().catch((e) => {
   renderMessage($('result'), 'error', `The page could not start: ${e && e.message || e}`);
 });
-
-/** A share-link fragment (`#v1…`; other versions are reported), not an in-page anchor. */
-function isLink(hash) {
-  return /^#v\d/.test(hash);
-}

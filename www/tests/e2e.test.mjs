@@ -175,6 +175,15 @@ test('a syntax error is underlined in the editor with its message', async () => 
   const error = await page.textContent('#result .error');
   assert.match(error, /Query line 1, column \d+/);
   await shot(page, '04-syntax-error');
+  // An error in the Database pane is marked there.
+  await replaceText(page, 'db-editor', 'db = { trades: [ { _id: 1, } ] ');
+  await replaceText(page, 'query-editor', 'db.trades.find()');
+  await page.click('#run');
+  await waitRuns(page, n + 2);
+  await page.waitForSelector('#db-editor .cm-lintRange-error');
+  assert.equal(await page.$('#query-editor .cm-lintRange-error'), null);
+  assert.match(await page.textContent('#result .error'), /Database line 1, column \d+/);
+  await shot(page, '04b-database-error');
   await page.close();
 });
 
