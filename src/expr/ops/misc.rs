@@ -74,3 +74,33 @@ fn binary_size(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
     };
     Ok(Some(Bson::Int32(i32::try_from(n).unwrap_or(i32::MAX))))
 }
+
+pub(crate) fn c_ts(n: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node> {
+    Ok(call(n, ts_part, c.exact(n, a, 1)?))
+}
+
+/// `$tsSecond` / `$tsIncrement`: parts of a timestamp as longs.
+fn ts_part(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
+    let v = cx.eval(&args[0])?;
+    if nullish(&v) {
+        return Ok(Some(Bson::Null));
+    }
+    match v {
+        Some(Bson::Timestamp(t)) => Ok(Some(Bson::Int64(i64::from(if name == "$tsSecond" {
+            t.time
+        } else {
+            t.increment
+        })))),
+        other => Err(err(
+            if name == "$tsSecond" {
+                5687301
+            } else {
+                5687302
+            },
+            format!(
+                " Argument to {name} must be a timestamp, but is {}",
+                tname(&other)
+            ),
+        )),
+    }
+}

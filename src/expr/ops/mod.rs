@@ -4,6 +4,7 @@ mod accumulators;
 mod arithmetic;
 mod array;
 mod array_named;
+mod bindata;
 mod boolean;
 mod comparison;
 mod conditional;
@@ -200,9 +201,9 @@ static OPS: &[(&str, CompileFn)] = &[
     ("$tan", trig::c_trig),
     ("$tanh", trig::c_trig),
     ("$toHashedIndexKey", unsupported),
-    ("$toUUID", unsupported),
-    ("$tsIncrement", unsupported),
-    ("$tsSecond", unsupported),
+    ("$toUUID", types::c_to),
+    ("$tsIncrement", misc::c_ts),
+    ("$tsSecond", misc::c_ts),
 ];
 
 /// The operator's canonical name and compile function.

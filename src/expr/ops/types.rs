@@ -42,6 +42,8 @@ pub(crate) enum Target {
     Int,
     Long,
     Decimal,
+    /// binData of a subtype.
+    BinData(u8),
     /// Any other BSON type: only identity and (for some) bool conversions exist.
     Other(&'static str),
 }
@@ -56,6 +58,7 @@ fn target_name(t: Target) -> &'static str {
         Target::Int => "int",
         Target::Long => "long",
         Target::Decimal => "decimal",
+        Target::BinData(_) => "binData",
         Target::Other(n) => n,
     }
 }
@@ -94,6 +97,7 @@ fn target_from_name(n: &str) -> Option<Target> {
         "int" => Target::Int,
         "long" => Target::Long,
         "decimal" => Target::Decimal,
+        "binData" => Target::BinData(0),
         "missing" => Target::Other("missing"),
         other => Target::Other(TYPE_CODES.iter().find(|(_, t)| *t == other)?.1),
     })
@@ -121,9 +125,29 @@ fn parse_target(v: &Bson) -> Result<Target> {
                 })?;
             target_from_name(name).ok_or_else(|| Error::bad_value("unknown type"))
         }
-        Bson::Document(_) => Err(Error::not_supported(
-            "$convert with a 'to' document (binData subtypes)",
-        )),
+        Bson::Document(d) => {
+            let t = match d.get("type") {
+                Some(t) => parse_target(t)?,
+                None => {
+                    return Err(Error::failed_to_parse(
+                        "Missing 'type' in $convert's 'to' document",
+                    ))
+                }
+            };
+            match (t, d.get("subtype")) {
+                (Target::BinData(_), Some(sub)) => {
+                    let code = crate::value::numeric::to_i64_exact(sub)
+                        .and_then(|c| u8::try_from(c).ok())
+                        .ok_or_else(|| {
+                            Error::failed_to_parse(
+                                "In $convert, 'subtype' must be an integer between 0 and 255",
+                            )
+                        })?;
+                    Ok(Target::BinData(code))
+                }
+                (t, _) => Ok(t),
+            }
+        }
         other => Err(Error::failed_to_parse(format!(
             "$convert's 'to' argument must be a string or number, but is {}",
             type_name(other)
@@ -255,7 +279,7 @@ pub(crate) fn double_to_string(x: f64) -> String {
 }
 
 /// Perform one conversion (the ConversionTable of MongoDB).
-pub(crate) fn convert(v: &Bson, t: Target) -> Result<Bson> {
+pub(crate) fn convert(v: &Bson, t: Target, format: Option<&str>) -> Result<Bson> {
     let unsupported = || {
         conversion_failure(format!(
             "Unsupported conversion from {} to {} {NO_ON_ERROR}",
@@ -333,11 +357,7 @@ pub(crate) fn convert(v: &Bson, t: Target) -> Result<Bson> {
             Bson::ObjectId(o) => Bson::String(o.to_hex()),
             Bson::DateTime(d) => Bson::String(super::date::iso_string(*d)),
             Bson::Symbol(s) | Bson::JavaScriptCode(s) => Bson::String(s.clone()),
-            Bson::Binary(_) => {
-                return Err(Error::not_supported(
-                    "$convert from binData to string (format)",
-                ))
-            }
+            Bson::Binary(b) => super::bindata::bin_to_string(b, format)?,
             _ => return Err(unsupported()),
         },
         Target::ObjectId => match v {
@@ -367,6 +387,14 @@ pub(crate) fn convert(v: &Bson, t: Target) -> Result<Bson> {
             ),
             _ => return Err(unsupported()),
         },
+        Target::BinData(sub) => match v {
+            Bson::String(s) => super::bindata::string_to_bin(s, format, sub)?,
+            Bson::Binary(b) if u8::from(b.subtype) == sub => v.clone(),
+            Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) => {
+                return Err(Error::not_supported("$convert from numbers to binData"))
+            }
+            _ => return Err(unsupported()),
+        },
         Target::Other(name) => {
             if type_name(v) == name {
                 v.clone()
@@ -381,6 +409,7 @@ pub(crate) fn convert(v: &Bson, t: Target) -> Result<Bson> {
 struct Convert {
     input: Node,
     to: Node,
+    format: Option<Node>,
     on_error: Option<Node>,
     on_null: Option<Node>,
 }
@@ -402,8 +431,18 @@ impl Special for Convert {
         let Some(target) = target else {
             return Ok(Some(Bson::Null));
         };
+        let format = match &self.format {
+            Some(f) => match cx.eval(f)? {
+                Some(Bson::String(s)) => {
+                    super::bindata::check_format(&s)?;
+                    Some(s)
+                }
+                _ => None,
+            },
+            None => None,
+        };
         let v = input.unwrap_or(Bson::Null);
-        match convert(&v, target) {
+        match convert(&v, target, format.as_deref()) {
             Ok(out) => Ok(Some(out)),
             Err(e) if e.code == 241 => match &self.on_error {
                 Some(n) => cx.eval(n),
@@ -421,16 +460,15 @@ pub(crate) fn c_convert(_: &'static str, a: &Bson, c: &mut Compiler) -> Result<N
             type_name(a)
         )));
     };
-    let (mut input, mut to, mut on_error, mut on_null) = (None, None, None, None);
+    let (mut input, mut to, mut on_error, mut on_null, mut format) = (None, None, None, None, None);
     for (k, v) in d {
         match k.as_str() {
             "input" => input = Some(c.operand(v)?),
             "to" => to = Some(c.operand(v)?),
             "onError" => on_error = Some(c.operand(v)?),
             "onNull" => on_null = Some(c.operand(v)?),
-            "format" | "byteOrder" => {
-                return Err(Error::not_supported(format!("$convert's '{k}' argument")))
-            }
+            "format" => format = Some(c.operand(v)?),
+            "byteOrder" => return Err(Error::not_supported(format!("$convert's '{k}' argument"))),
             _ => {
                 return Err(Error::failed_to_parse(format!(
                     "$convert found an unknown argument: {k}"
@@ -444,6 +482,7 @@ pub(crate) fn c_convert(_: &'static str, a: &Bson, c: &mut Compiler) -> Result<N
     Ok(Node::Special(Arc::new(Convert {
         input,
         to,
+        format,
         on_error,
         on_null,
     })))
@@ -466,11 +505,21 @@ pub(crate) fn c_to(name: &'static str, a: &Bson, c: &mut Compiler) -> Result<Nod
         "$toInt" => "int",
         "$toLong" => "long",
         "$toObjectId" => "objectId",
+        "$toUUID" => "uuid",
         _ => "string",
+    };
+    let (to, format) = if to == "uuid" {
+        (
+            Node::Const(bson::bson!({"type": "binData", "subtype": 4})),
+            Some(Node::Const(Bson::String("uuid".into()))),
+        )
+    } else {
+        (Node::Const(Bson::String(to.to_string())), None)
     };
     Ok(Node::Special(Arc::new(Convert {
         input: args.remove(0),
-        to: Node::Const(Bson::String(to.to_string())),
+        to,
+        format,
         on_error: None,
         on_null: None,
     })))
