@@ -4,6 +4,7 @@
 #![deny(clippy::unwrap_used)]
 
 pub mod aggregate;
+pub mod bench_api;
 pub mod config;
 pub mod context;
 pub mod engine;
@@ -19,6 +20,8 @@ pub mod update;
 pub mod value;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm_bench;
 
 pub use context::RunCtx;
 pub use error::{Error, Result, Source, Span};

@@ -1,0 +1,77 @@
+//! Benchmark entry points (wasm32 only): a database read once and kept inside
+//! wasm across runs, so a benchmark measures the statement and not the reader.
+//! The page itself uses [`crate::wasm::run`].
+use crate::bench_api::{result_size, LoadedDb, Prepared};
+use crate::output::extjson::{self, Mode};
+use crate::RunCtx;
+use bson::Bson;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// A script parsed once.
+#[wasm_bindgen]
+pub struct BenchScript {
+    inner: Prepared,
+}
+
+#[wasm_bindgen]
+impl BenchScript {
+    #[wasm_bindgen(constructor)]
+    pub fn new(script: &str) -> Result<BenchScript, JsError> {
+        Prepared::parse(script)
+            .map(|inner| BenchScript { inner })
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+}
+
+/// A database read once, with the last result kept for [`BenchDb::last_to_js`].
+#[wasm_bindgen]
+pub struct BenchDb {
+    inner: LoadedDb,
+    last: Bson,
+}
+
+#[wasm_bindgen]
+impl BenchDb {
+    /// Read a database configuration; `now_millis` and `seed` as in `run`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(db_text: &str, now_millis: f64, seed: f64) -> Result<BenchDb, JsError> {
+        let run = RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64);
+        LoadedDb::load(db_text, run)
+            .map(|inner| BenchDb {
+                inner,
+                last: Bson::Null,
+            })
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// Run the script and keep its last result inside wasm; only the result's
+    /// size (documents, count or modifiedCount) crosses to JavaScript.
+    pub fn run_size(&mut self, script: &BenchScript) -> Result<f64, JsError> {
+        self.last = Bson::Null;
+        self.last = self
+            .inner
+            .run(&script.inner)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(result_size(&self.last))
+    }
+
+    /// The last result as plain JavaScript values (relaxed Extended JSON, the
+    /// way the page's `run` hands results over).
+    pub fn last_to_js(&self) -> Result<JsValue, JsError> {
+        extjson::to_json(&self.last, Mode::Relaxed)
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The last result as relaxed Extended JSON text (for `JSON.parse` on the
+    /// JavaScript side: one string copy instead of one call per value).
+    pub fn last_to_json_text(&self) -> String {
+        extjson::to_json(&self.last, Mode::Relaxed).to_string()
+    }
+
+    /// Number of documents in a collection.
+    pub fn len(&self, collection: &str) -> f64 {
+        self.inner.len(collection) as f64
+    }
+}
