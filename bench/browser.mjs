@@ -1,0 +1,189 @@
+// The page in headless Chromium (Debian's /usr/bin/chromium through
+// playwright-core; no browser is downloaded): cold start (navigation to first
+// result, fresh profile each time), a Run on the bucket tutorial's data, and
+// the download sizes. Prints or writes one JSON object; `{skipped}` when the
+// page or the browser is not there.
+//
+//   node bench/browser.mjs [--www www] [--runs 3] [--out FILE]
+import { readFileSync, writeFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { join, resolve, dirname } from "node:path";
+import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { gzipSync, deflateRawSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
+};
+const WWW = resolve(opt("--www", join(here, "..", "www")));
+const RUNS = Number(opt("--runs", "3"));
+const OUT = opt("--out", null);
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FIRST_RESULT = "#result .result pre.shell, #result .error";
+const log = (...m) => console.error("browser-bench:", ...m);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+function finish(result) {
+  const text = JSON.stringify(result, null, 1);
+  if (OUT) writeFileSync(OUT, text);
+  else console.log(text);
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once("error", rej);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+async function waitFor(url) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server at ${url} did not start`);
+}
+
+/** A share link (`#v1` + deflate-raw + base64url of the page's state), as www/src makes them. */
+function link(state) {
+  return `v1${deflateRawSync(Buffer.from(JSON.stringify(state))).toString("base64url")}`;
+}
+
+/** A step of the bucket tutorial with the most data: its database and script. */
+function bucketStep() {
+  const f = join(WWW, "tutorials", "bucket.json");
+  if (!existsSync(f)) return null;
+  const t = JSON.parse(readFileSync(f, "utf8"));
+  const join2 = (x) => (Array.isArray(x) ? x.join("\n") : x ?? "");
+  let best = null;
+  for (const s of t.steps ?? []) {
+    const db = join2(s.db);
+    if (db && (!best || db.length >= best.db.length)) best = { title: s.title, db, script: join2(s.script) };
+  }
+  return best;
+}
+
+async function main() {
+  if (!existsSync(join(WWW, "index.html"))) return finish({ skipped: `no page: ${WWW}/index.html does not exist yet` });
+  const wasmFile = join(WWW, "pkg", "mqlplay_bg.wasm");
+  if (!existsSync(wasmFile)) return finish({ skipped: `no wasm build in ${WWW}/pkg (run ./build.sh)` });
+  if (!existsSync(CHROMIUM)) return finish({ skipped: `no Chromium at ${CHROMIUM}` });
+  let chromium;
+  try {
+    ({ chromium } = await import("playwright-core"));
+  } catch (e) {
+    return finish({ skipped: `playwright-core is not installed (npm ci in bench/): ${e.message}` });
+  }
+
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const server = spawn("python3", [join(here, "..", "tools", "serve.py"), String(port), WWW], { stdio: "ignore" });
+  const profiles = [];
+  const result = { cold_runs: RUNS, notes: [] };
+  try {
+    await waitFor(`${origin}/`);
+    const wasm = readFileSync(wasmFile);
+    result.wasm_bytes = wasm.length;
+    result.wasm_gzip_bytes = gzipSync(wasm, { level: 9 }).length;
+
+    /** A fresh profile and browser: nothing cached, nothing compiled. */
+    async function fresh() {
+      const dir = mkdtempSync(join(tmpdir(), "mqlplay-bench-profile-"));
+      profiles.push(dir);
+      const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS });
+      const page = context.pages()[0] ?? (await context.newPage());
+      return { context, page };
+    }
+
+    /** Navigate and wait for the first result; ms from navigation start (the page's own mark when it has one). */
+    async function coldStart(page, url) {
+      const t0 = Date.now();
+      await page.goto(url);
+      await page.waitForSelector(FIRST_RESULT, { timeout: 30_000 });
+      const wall = Date.now() - t0;
+      const mark = await page.evaluate(() => performance.getEntriesByName("mqlplay:first-result")[0]?.startTime ?? null);
+      return mark ?? wall;
+    }
+
+    const cold = [];
+    const urls = new Set();
+    for (let i = 0; i < RUNS; i++) {
+      const { context, page } = await fresh();
+      page.on("request", (r) => urls.add(r.url()));
+      cold.push(await coldStart(page, `${origin}/`));
+      const err = await page.$("#result .error");
+      if (err) result.notes.push(`default template: the first result is an error: ${(await err.textContent()).slice(0, 160)}`);
+      await context.close();
+    }
+    result.cold_first_result_ms = median(cold);
+    result.cold_samples_ms = cold;
+
+    // What the page downloads on a cold start, from the files served.
+    let raw = 0, gz = 0;
+    for (const u of urls) {
+      const p = new URL(u);
+      if (p.origin !== origin) continue;
+      let f = join(WWW, decodeURIComponent(p.pathname));
+      if (p.pathname.endsWith("/")) f = join(f, "index.html");
+      if (!existsSync(f) || !statSync(f).isFile()) continue;
+      const bytes = readFileSync(f);
+      raw += bytes.length;
+      gz += gzipSync(bytes, { level: 9 }).length;
+    }
+    result.page_bytes = raw;
+    result.page_gzip_bytes = gz;
+    result.page_files = urls.size;
+
+    const step = bucketStep();
+    if (!step) {
+      result.notes.push("no bucket tutorial in www/tutorials/bucket.json: its Run was not measured");
+    } else {
+      const { context, page } = await fresh();
+      const state = { db: step.db, script: step.script, now: Date.UTC(2024, 0, 1), seed: 0, view: "shell" };
+      result.bucket_step = step.title;
+      result.bucket_first_result_ms = await coldStart(page, `${origin}/#${link(state)}`);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+      const runs = () => page.evaluate(() => Number(document.body.dataset.runs || 0));
+      const reruns = [];
+      for (let i = 0; i < 7; i++) {
+        const n = await runs();
+        const t0 = Date.now();
+        await page.click("#run");
+        await page.waitForFunction((k) => Number(document.body.dataset.runs || 0) > k, n, { timeout: 30_000 });
+        reruns.push(Date.now() - t0);
+      }
+      result.bucket_rerun_ms = median(reruns);
+      result.bucket_rerun_samples_ms = reruns;
+      const err = await page.$("#result .error");
+      if (err) result.notes.push(`bucket tutorial step "${step.title}": the run ends in an error: ${(await err.textContent()).slice(0, 160)}`);
+      await context.close();
+    }
+    log(`cold start ${result.cold_first_result_ms.toFixed(0)} ms; wasm ${result.wasm_bytes} bytes (${result.wasm_gzip_bytes} gzipped)`);
+  } finally {
+    server.kill();
+    for (const d of profiles) rmSync(d, { recursive: true, force: true });
+  }
+  finish(result);
+}
+
+main().catch((e) => {
+  console.error("browser-bench:", e.stack ?? e);
+  finish({ skipped: `the browser benchmark failed: ${e.message ?? e}` });
+  process.exitCode = 1;
+});

@@ -1,0 +1,332 @@
+// mqlplay (wasm, www/pkg) beside mingo in one Node process, on the same data:
+// the same queries, pipelines and updates, alternating, several rounds,
+// medians. Also the cost of loading the data and of handing results to
+// JavaScript. Prints one JSON object (see tools/bench.sh and report.mjs).
+//
+//   node --expose-gc bench/node.mjs [--pkg www/pkg] [--rounds 7] [--only REGEX] [--out FILE]
+import { readFileSync, writeFileSync, existsSync, copyFileSync, mkdtempSync } from "node:fs";
+import { join, resolve, dirname } from "node:path";
+import { tmpdir } from "node:os";
+import { pathToFileURL, fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { Query, Aggregator, updateMany } from "mingo";
+import { documents, configText, jsonPart, fnv1a } from "./data.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
+};
+const PKG = resolve(opt("--pkg", join(here, "..", "www", "pkg")));
+const ROUNDS = Number(opt("--rounds", "7"));
+const ONLY = new RegExp(opt("--only", "."));
+const OUT = opt("--out", null);
+const ROUND_MS = Number(opt("--round-ms", "100"));
+// The run context the page uses is injected; any fixed instant will do.
+const NOW = Date.UTC(2024, 0, 1);
+
+const log = (...m) => console.error("node-bench:", ...m);
+const gc = globalThis.gc ?? (() => {});
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+// ---- the wasm engine, loaded once ------------------------------------------
+async function loadWasm() {
+  const js = join(PKG, "mqlplay.js");
+  const wasmFile = join(PKG, "mqlplay_bg.wasm");
+  if (!existsSync(js) || !existsSync(wasmFile)) {
+    throw new Error(`no wasm build in ${PKG}: run ./build.sh first`);
+  }
+  // --target web output is an ES module; give it an .mjs name so Node loads
+  // it as one whatever package.json says.
+  const dir = mkdtempSync(join(tmpdir(), "mqlplay-pkg-"));
+  copyFileSync(js, join(dir, "mqlplay.mjs"));
+  const mod = await import(pathToFileURL(join(dir, "mqlplay.mjs")).href);
+  const bytes = readFileSync(wasmFile);
+  const t0 = performance.now();
+  const exports = mod.initSync({ module: bytes });
+  const instantiateMs = performance.now() - t0;
+  if (typeof mod.BenchDb !== "function") {
+    throw new Error(`${PKG} has no BenchDb export: rebuild it from a tree with src/wasm_bench.rs`);
+  }
+  return { mod, memory: exports.memory, wasmBytes: bytes.length, instantiateMs };
+}
+
+// ---- mingo's side of each case ------------------------------------------------
+const hour = new Date("2022-09-12T10:00:00Z");
+const windowStart = new Date("2022-09-11T11:00:00Z");
+const newEvents = 1;
+const initTotals = { $set: { totals: { $ifNull: ["$totals", []] } } };
+const dropOld = { $set: { totals: { $filter: { input: "$totals", cond: { $gte: ["$$this.timestamp", windowStart] } } } } };
+const addToHour = {
+  $set: {
+    totals: {
+      $cond: {
+        if: { $in: [hour, "$totals.timestamp"] },
+        then: {
+          $map: {
+            input: "$totals",
+            in: {
+              $cond: {
+                if: { $eq: ["$$this.timestamp", hour] },
+                then: { $mergeObjects: ["$$this", { count: { $add: [{ $ifNull: ["$$this.count", 0] }, newEvents] } }] },
+                else: "$$this",
+              },
+            },
+          },
+        },
+        else: { $concatArrays: ["$totals", [{ timestamp: hour, count: newEvents }]] },
+      },
+    },
+  },
+};
+
+const MINGO = {
+  find_customer_sort_limit: (d) => new Query({ customerId: 123, qty: { $gt: 100 } }).find(d).sort({ qty: -1 }).limit(10).all(),
+  find_history_ticker: (d) => new Query({ "history.ticker": "MDB" }).find(d).all(),
+  count_buy: (d) => new Query({ type: "buy" }).find(d).count(),
+  find_qty_range: (d) => new Query({ qty: { $gte: 500, $lt: 510 } }).find(d).all(),
+  find_id_prefix: (d) => new Query({ _id: /^123_/ }).find(d).all(),
+  find_review_elemmatch: (d) =>
+    new Query({ reviews: { $elemMatch: { rating: 5, user: { $in: ["user1", "user2", "user3"] } } } }).find(d).all(),
+  sort_ticker_qty: (d) => new Query({}).find(d).sort({ ticker: 1, qty: -1, _id: 1 }).limit(100).all(),
+  inc_all: (d) => updateMany(d, {}, { $inc: { qty: 1 } }),
+  sensor_pipeline_update: (d) => updateMany(d, {}, [initTotals, dropOld, addToHour]),
+  match_group_sort: (d) =>
+    new Aggregator([
+      { $match: { type: "buy" } },
+      { $group: { _id: "$ticker", total: { $sum: "$qty" }, n: { $sum: 1 } } },
+      { $sort: { total: -1 } },
+    ]).run(d),
+  unwind_group: (d) =>
+    new Aggregator([
+      { $unwind: "$history" },
+      { $group: { _id: "$history.ticker", total: { $sum: "$history.qty" }, n: { $sum: 1 } } },
+      { $sort: { _id: 1 } },
+    ]).run(d),
+  avg_rating_top: (d) =>
+    new Aggregator([
+      { $project: { name: 1, avgRating: { $avg: "$reviews.rating" } } },
+      { $match: { avgRating: { $gte: 4 } } },
+      { $sort: { avgRating: -1, _id: 1 } },
+      { $limit: 10 },
+    ]).run(d),
+  sensor_dashboard_read: (d) =>
+    new Aggregator([
+      { $set: { totals: { $ifNull: ["$totals", []] } } },
+      { $set: { totals: { $filter: { input: "$totals", cond: { $gte: ["$$this.timestamp", windowStart] } } } } },
+      { $set: { count: { $sum: "$totals.count" } } },
+      { $unset: "totals" },
+    ]).run(d),
+};
+
+/** Same measure as bench_api::result_size. */
+function size(r) {
+  if (Array.isArray(r)) return r.length;
+  if (typeof r === "number") return r;
+  if (r === null || r === undefined) return 0;
+  if (typeof r === "object" && "modifiedCount" in r) return r.modifiedCount;
+  return 1;
+}
+
+/** mingo's answer in relaxed Extended JSON text, to compare with mqlplay's. */
+function relaxed(value) {
+  return JSON.stringify(value, function (key, v) {
+    const raw = this[key];
+    return raw instanceof Date ? { $date: raw.toISOString() } : v;
+  });
+}
+
+const reviveDates = (key, v) =>
+  v !== null && typeof v === "object" && typeof v.$date === "string" ? new Date(v.$date) : v;
+
+/** Time fn() alone: median per call over `rounds` rounds of k calls. */
+function timeAlone(fn, rounds, k = 1) {
+  const per = [];
+  for (let r = 0; r < rounds; r++) {
+    gc();
+    const t0 = performance.now();
+    for (let i = 0; i < k; i++) fn();
+    per.push((performance.now() - t0) / k);
+  }
+  return median(per);
+}
+
+/** Calls per round so a round lasts about ROUND_MS. */
+const callsFor = (ms) => Math.max(1, Math.min(1000, Math.round(ROUND_MS / Math.max(ms, 1e-3))));
+
+async function main() {
+  const wasm = await loadWasm();
+  const { BenchDb, BenchScript } = wasm.mod;
+  log(`wasm ${wasm.wasmBytes} bytes, instantiated in ${wasm.instantiateMs.toFixed(1)} ms`);
+  const spec = JSON.parse(readFileSync(join(here, "cases.json"), "utf8"));
+  const cases = spec.cases.filter((c) => c.node && ONLY.test(c.id));
+  // Writes change the data the reads see: run them last on each data set.
+  cases.sort((a, b) => (a.kind === "update") - (b.kind === "update"));
+  const byData = new Map();
+  for (const c of cases) {
+    const key = `${c.dataset}/${c.node}`;
+    if (!byData.has(key)) byData.set(key, []);
+    byData.get(key).push(c);
+  }
+
+  const out = {
+    node: process.version,
+    v8: process.versions.v8,
+    mingo: JSON.parse(readFileSync(join(here, "node_modules", "mingo", "package.json"), "utf8")).version,
+    rounds: ROUNDS,
+    round_ms: ROUND_MS,
+    wasm: { bytes: wasm.wasmBytes, instantiate_ms: wasm.instantiateMs },
+    data: {},
+    cases: [],
+    page_run: [],
+    failures: [],
+  };
+
+  for (const [key, group] of byData) {
+    const [dataset, nText] = key.split("/");
+    const n = Number(nText);
+    const text = configText(dataset, documents(dataset, n));
+    const json = jsonPart(text);
+    const loadRounds = Math.max(3, Math.min(ROUNDS, 5));
+    // Loading: our reader (text -> Database inside wasm) against JSON.parse,
+    // plain and with the dates revived (what mingo needs for the same data).
+    const readerMs = timeAlone(() => new BenchDb(text, NOW, 0).free(), loadRounds);
+    const parseMs = timeAlone(() => JSON.parse(json), loadRounds);
+    const parseReviveMs = timeAlone(() => JSON.parse(json, reviveDates), loadRounds);
+    const memBefore = wasm.memory.buffer.byteLength;
+    const db = new BenchDb(text, NOW, 0);
+    const docs = JSON.parse(json, reviveDates)[dataset];
+    out.data[key] = {
+      fnv1a: fnv1a(text),
+      bytes: text.length,
+      documents: n,
+      reader_ms: readerMs,
+      json_parse_ms: parseMs,
+      json_parse_revive_ms: parseReviveMs,
+      wasm_memory_bytes: wasm.memory.buffer.byteLength,
+      wasm_memory_grew_bytes: wasm.memory.buffer.byteLength - memBefore,
+    };
+    if (db.len(dataset) !== n || docs.length !== n) {
+      throw new Error(`${key}: mqlplay holds ${db.len(dataset)} documents, mingo ${docs.length}`);
+    }
+    log(`${key}: ${text.length} bytes; reader ${readerMs.toFixed(1)} ms, JSON.parse ${parseMs.toFixed(1)} ms`);
+
+    for (const c of group) {
+      const script = new BenchScript(c.script);
+      const row = { id: c.id, kind: c.kind, dataset, size: n };
+      out.cases.push(row);
+      // One run of each first: both must give the same number of results,
+      // or the comparison is meaningless and the case is not timed.
+      let ours, theirs, oursMs, theirsMs;
+      try {
+        let t0 = performance.now();
+        ours = db.run_size(script);
+        oursMs = performance.now() - t0;
+      } catch (e) {
+        row.error = `mqlplay: ${e.message ?? e}`;
+        log(`${c.id}: ${row.error}`);
+        script.free();
+        continue;
+      }
+      const oursText = c.kind === "update" ? null : db.last_to_json_text();
+      let t0 = performance.now();
+      const mingoResult = MINGO[c.id](docs);
+      theirsMs = performance.now() - t0;
+      theirs = size(mingoResult);
+      row.result = ours;
+      row.mingo_result = theirs;
+      if (ours !== theirs) {
+        row.error = `different answers: mqlplay ${ours} results, mingo ${theirs}`;
+        out.failures.push(`${c.id}: ${row.error}`);
+        log(`${c.id}: ${row.error}`);
+        script.free();
+        continue;
+      }
+      if (oursText !== null) row.same_answer = oursText === relaxed(mingoResult);
+
+      // Alternate: a round of mqlplay, a round of mingo, ROUNDS times.
+      const kOurs = callsFor(oursMs);
+      const kTheirs = callsFor(theirsMs);
+      const run = [], e2e = [], toJs = [], mingo = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        gc();
+        let runT = 0, convT = 0;
+        for (let i = 0; i < kOurs; i++) {
+          const a = performance.now();
+          db.run_size(script);
+          const b = performance.now();
+          db.last_to_js();
+          convT += performance.now() - b;
+          runT += b - a;
+        }
+        run.push(runT / kOurs);
+        toJs.push(convT / kOurs);
+        e2e.push((runT + convT) / kOurs);
+        gc();
+        const a = performance.now();
+        for (let i = 0; i < kTheirs; i++) MINGO[c.id](docs);
+        mingo.push((performance.now() - a) / kTheirs);
+      }
+      // The other way back to JavaScript: one JSON string, then JSON.parse.
+      const viaText = timeAlone(() => JSON.parse(db.last_to_json_text()), Math.min(ROUNDS, 5));
+      Object.assign(row, {
+        mqlplay_ms: median(run),
+        to_js_ms: median(toJs),
+        to_js_via_json_text_ms: viaText,
+        mqlplay_e2e_ms: median(e2e),
+        mingo_ms: median(mingo),
+        calls_per_round: { mqlplay: kOurs, mingo: kTheirs },
+      });
+      row.ratio = row.mingo_ms / row.mqlplay_ms;
+      row.ratio_e2e = row.mingo_ms / row.mqlplay_e2e_ms;
+      log(
+        `${c.id} @${n}: mqlplay ${row.mqlplay_ms.toFixed(2)} ms (+${row.to_js_ms.toFixed(2)} to JS), ` +
+          `mingo ${row.mingo_ms.toFixed(2)} ms, ratio ${row.ratio.toFixed(1)}x (${row.ratio_e2e.toFixed(1)}x with results in JS)` +
+          (row.same_answer === false ? " [answers differ in content]" : ""),
+      );
+      script.free();
+    }
+    db.free();
+  }
+
+  // What the page does on each Run: read the configuration, run, hand every
+  // result and collection back as JS objects (www/pkg's `run`).
+  const pageCases = [
+    ["count_buy", "trades", 10000],
+    ["count_buy", "trades", 100000],
+  ];
+  for (const [id, dataset, n] of pageCases) {
+    if (!ONLY.test(id) || typeof wasm.mod.run !== "function") continue;
+    const c = spec.cases.find((x) => x.id === id);
+    const text = configText(dataset, documents(dataset, n));
+    let ms;
+    try {
+      const probe = wasm.mod.run(text, c.script, NOW, 0);
+      if (probe && probe.error) throw new Error(probe.error.message);
+      ms = timeAlone(() => wasm.mod.run(text, c.script, NOW, 0), 3);
+    } catch (e) {
+      out.page_run.push({ id, dataset, size: n, error: String(e.message ?? e) });
+      continue;
+    }
+    out.page_run.push({ id, dataset, size: n, bytes: text.length, ms });
+    log(`page run ${id} @${n}: ${ms.toFixed(0)} ms`);
+  }
+
+  const text = JSON.stringify(out, null, 1);
+  if (OUT) writeFileSync(OUT, text);
+  else console.log(text);
+  if (out.failures.length) {
+    log(`FAILED: ${out.failures.length} case(s) gave different answers`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((e) => {
+  console.error("node-bench:", e.stack ?? e);
+  process.exit(2);
+});

@@ -1,0 +1,290 @@
+// Combine the parts of a benchmark run into BENCHMARKS.md-ready markdown
+// (stdout) and one JSON file.
+//
+//   node bench/report.mjs OUT_DIR
+// reads OUT_DIR/{meta,native-notes,node,browser}.json and Criterion's
+// estimates; writes OUT_DIR/results.json.
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dir = process.argv[2] ?? "target/bench";
+const readJson = (f) => (existsSync(join(dir, f)) ? JSON.parse(readFileSync(join(dir, f), "utf8")) : null);
+const meta = readJson("meta.json") ?? {};
+const native = readJson("native-notes.json");
+const node = readJson("node.json");
+const browser = readJson("browser.json");
+const spec = JSON.parse(readFileSync(join(here, "cases.json"), "utf8"));
+
+// ---- formatting -------------------------------------------------------------
+const fmtMs = (ms) =>
+  ms == null || Number.isNaN(ms)
+    ? "–"
+    : ms < 0.001
+      ? `${(ms * 1e6).toFixed(0)} ns`
+      : ms < 1
+        ? `${(ms * 1000).toFixed(ms < 0.01 ? 2 : ms < 0.1 ? 1 : 0)} µs`
+        : ms < 1000
+          ? `${ms.toFixed(ms < 10 ? 2 : ms < 100 ? 1 : 0)} ms`
+          : `${(ms / 1000).toFixed(2)} s`;
+const fmtRate = (perSec) =>
+  perSec == null ? "–" : perSec >= 1e6 ? `${(perSec / 1e6).toFixed(1)} M/s` : perSec >= 1e3 ? `${(perSec / 1e3).toFixed(0)} k/s` : `${perSec.toFixed(0)} /s`;
+const fmtBytes = (b) =>
+  b == null ? "–" : b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(0)} KiB` : `${b} B`;
+const fmtRatio = (r) => (r == null || !Number.isFinite(r) ? "–" : r >= 10 ? `${r.toFixed(0)}×` : `${r.toFixed(1)}×`);
+const fmtN = (n) => (n == null ? "–" : Number(n).toLocaleString("en-US"));
+const verdict = (ok) => (ok == null ? "not measured" : ok ? "**met**" : "**not met**");
+const table = (head, rows) =>
+  [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+
+// ---- Criterion's estimates ----------------------------------------------------
+function criterionMedianMs(group, size) {
+  if (!native) return null;
+  const f = join(native.criterion_dir, group, String(size), "new", "estimates.json");
+  if (!existsSync(f)) return null;
+  const e = JSON.parse(readFileSync(f, "utf8"));
+  return e.median.point_estimate / 1e6;
+}
+const nativeNote = (id, size) => native?.cases.find((c) => c.id === id && c.size === size);
+
+// ---- assemble -----------------------------------------------------------------
+const results = { meta, native: [], reader: [], node: node ?? null, browser: browser ?? null, targets: [] };
+const out = [];
+const say = (s = "") => out.push(s);
+
+say(`## Figures (${meta.date ?? "date unknown"})`);
+say();
+say(`Machine: ${meta.cpu ?? "?"}, ${meta.cores ?? "?"} cores, ${meta.memory ?? "?"} memory; ${meta.os ?? ""}.`);
+say(
+  `Versions: ${meta.rustc ?? "rustc ?"}; Criterion ${meta.criterion ?? "?"}; Node ${node?.node ?? meta.node ?? "?"} (V8 ${node?.v8 ?? "?"}); mingo ${node?.mingo ?? "?"}; ${meta.chromium ?? "Chromium ?"}; mqlplay ${meta.commit ?? "?"}.`,
+);
+say(`Command: \`${meta.command ?? "./build.sh bench"}\`${meta.duration_s ? ` (this run: ${Math.round(meta.duration_s)} s, builds included)` : ""}.`);
+say();
+
+// Data sets and the cross-language check.
+const sameData = [];
+if (native && node) {
+  for (const [key, d] of Object.entries(node.data)) {
+    const n = native.data[key];
+    if (n) sameData.push({ key, same: n.fnv1a === d.fnv1a && n.bytes === d.bytes });
+  }
+}
+if (sameData.length) {
+  const bad = sameData.filter((s) => !s.same);
+  say(
+    bad.length
+      ? `**Data mismatch**: Rust and JavaScript generated different bytes for ${bad.map((b) => b.key).join(", ")}.`
+      : `Same data in both harnesses: the generated texts have equal FNV-1a hashes and lengths (${sameData.map((s) => s.key).join(", ")}).`,
+  );
+  say();
+}
+
+// Reader.
+if (native) {
+  say("### Native: reading a database configuration (trades)");
+  say();
+  const rows = [];
+  for (const group of ["reader_extjson", "reader_shell"]) {
+    for (const size of [1000, 10000, 100000]) {
+      const note = nativeNote(group, size);
+      if (!note) continue;
+      const ms = criterionMedianMs(group, size);
+      const entry = { group, size, bytes: note.bytes, ms, error: note.error ?? null };
+      results.reader.push(entry);
+      rows.push([
+        group === "reader_extjson" ? "Extended JSON (`db = {\"trades\": [...]}`)" : "mongosh syntax (`ISODate(...)`, unquoted keys)",
+        fmtN(size),
+        fmtBytes(note.bytes),
+        note.error ? `error: ${note.error}` : fmtMs(ms),
+        ms ? `${(note.bytes / (1 << 20) / (ms / 1000)).toFixed(1)} MiB/s` : "–",
+      ]);
+    }
+  }
+  say(table(["form", "trades", "text", "median", "throughput"], rows));
+  say();
+}
+
+// Native cases.
+if (native) {
+  say("### Native: queries, sort, updates, aggregation (median per statement)");
+  say();
+  const sizes = [1000, 10000, 100000];
+  const rows = [];
+  for (const c of spec.cases) {
+    const cells = sizes.map((s) => {
+      if (!c.native.includes(s)) return "";
+      const note = nativeNote(c.id, s);
+      if (!note) return "–";
+      if (note.error) return "not supported";
+      return fmtMs(criterionMedianMs(c.id, s));
+    });
+    const big = Math.max(...c.native);
+    const note = nativeNote(c.id, big);
+    const ms = note && !note.error ? criterionMedianMs(c.id, big) : null;
+    const rate = ms ? big / (ms / 1000) : null;
+    results.native.push({ id: c.id, dataset: c.dataset, sizes: Object.fromEntries(c.native.map((s) => [s, criterionMedianMs(c.id, s)])), docs_per_s: rate, result: note?.result ?? null, error: note?.error ?? null });
+    rows.push([`\`${c.id}\` ${c.label}`, c.dataset, ...cells, fmtRate(rate), note?.error ? `error: ${note.error.slice(0, 80)}` : fmtN(note?.result)]);
+  }
+  say(table(["case", "data", "1,000 docs", "10,000 docs", "100,000 docs", "docs/s at the largest", "result at the largest"], rows));
+  say();
+  say("Result: documents returned, the count, or `modifiedCount` for updates. Documents are top-level documents of the collection (a bucket holds 10 trades, a product 10 reviews, a sensor 24 hourly totals).");
+  say();
+}
+
+// Node: wasm vs mingo.
+if (node) {
+  say(`### Node: mqlplay (wasm) beside mingo ${node.mingo}, same process, same data`);
+  say();
+  say(
+    `Medians of ${node.rounds} alternating rounds (a round of mqlplay, then a round of mingo; each round about ${node.round_ms} ms or one call). ` +
+      `"with results in JS" adds handing the result to JavaScript as plain objects, as the page does (serde-wasm-bindgen, relaxed Extended JSON).`,
+  );
+  say();
+  const rows = [];
+  for (const r of node.cases) {
+    const c = spec.cases.find((x) => x.id === r.id);
+    rows.push([
+      `\`${r.id}\``,
+      `${r.dataset} ${fmtN(r.size)}`,
+      r.error ? `error: ${r.error.slice(0, 90)}` : fmtMs(r.mqlplay_ms),
+      r.error ? "" : fmtMs(r.to_js_ms),
+      r.error ? "" : fmtMs(r.mingo_ms),
+      r.error ? "" : fmtRatio(r.ratio),
+      r.error ? "" : fmtRatio(r.ratio_e2e),
+      r.error ? "" : `${fmtN(r.result)}${r.same_answer === false ? " (content differs)" : r.same_answer ? " (identical)" : ""}`,
+    ]);
+  }
+  say(table(["case", "data", "mqlplay wasm", "+ results to JS", "mingo", "mingo / mqlplay", "… with results in JS", "results (both)"], rows));
+  say();
+  if (node.failures.length) {
+    say(`**Different answers** (these cases were not timed): ${node.failures.join("; ")}.`);
+    say();
+  }
+  const viaText = node.cases.filter((r) => !r.error && r.kind !== "update" && r.to_js_ms > 0.05);
+  if (viaText.length) {
+    say("Handing results to JavaScript: serde-wasm-bindgen objects vs one JSON string + `JSON.parse`:");
+    say();
+    say(
+      table(
+        ["case", "results", "serde-wasm-bindgen", "JSON text + JSON.parse"],
+        viaText.map((r) => [`\`${r.id}\``, fmtN(r.result), fmtMs(r.to_js_ms), fmtMs(r.to_js_via_json_text_ms)]),
+      ),
+    );
+    say();
+  }
+  say("### Loading the data");
+  say();
+  const rows2 = [];
+  for (const [key, d] of Object.entries(node.data)) {
+    const nativeMs = key.startsWith("trades/") ? criterionMedianMs("reader_extjson", d.documents) : null;
+    rows2.push([
+      key,
+      fmtBytes(d.bytes),
+      nativeMs ? fmtMs(nativeMs) : "–",
+      fmtMs(d.reader_ms),
+      fmtMs(d.json_parse_ms),
+      fmtMs(d.json_parse_revive_ms),
+      fmtRatio(d.reader_ms / d.json_parse_ms),
+      fmtBytes(d.wasm_memory_bytes),
+    ]);
+  }
+  say(table(["data", "text", "mqlplay reader, native", "mqlplay reader, wasm", "JSON.parse", "JSON.parse + dates", "wasm reader / JSON.parse", "wasm memory after"], rows2));
+  say();
+  say(`The same bytes: the configuration is \`db = \` followed by JSON (Extended JSON dates \`{"$date": ...}\`); JSON.parse reads the JSON part. mingo needs \`Date\` objects for date comparisons, hence the reviver column. wasm: ${fmtBytes(node.wasm.bytes)}, compiled and instantiated in ${fmtMs(node.wasm.instantiate_ms)}.`);
+  say();
+  if (node.page_run.length) {
+    say("What the page does on Run (`run(db, script)`: read the configuration, run, hand every result and every collection back to JavaScript):");
+    say();
+    say(table(["script", "data", "text", "median"], node.page_run.map((p) => [`\`${p.id}\``, `${p.dataset} ${fmtN(p.size)}`, fmtBytes(p.bytes), p.error ? `error: ${p.error}` : fmtMs(p.ms)])));
+    say();
+  }
+}
+
+// Browser.
+if (browser) {
+  say("### The page in headless Chromium");
+  say();
+  if (browser.skipped) {
+    say(`Skipped: ${browser.skipped}`);
+  } else {
+    say(
+      table(
+        ["what", "figure"],
+        [
+          ["wasm download, raw", fmtBytes(browser.wasm_bytes)],
+          ["wasm download, gzip -9", fmtBytes(browser.wasm_gzip_bytes)],
+          ["page total (HTML, JS, CSS, wasm), raw / gzip", `${fmtBytes(browser.page_bytes)} / ${fmtBytes(browser.page_gzip_bytes)}`],
+          ["cold start: navigation to first result (median of " + browser.cold_runs + ")", fmtMs(browser.cold_first_result_ms)],
+          ["cold start with the bucket tutorial's data (share link)", fmtMs(browser.bucket_first_result_ms)],
+          ["Run again on the bucket tutorial's data (click to result, median)", fmtMs(browser.bucket_rerun_ms)],
+        ],
+      ),
+    );
+    if (browser.notes?.length) {
+      say();
+      for (const n of browser.notes) say(`- ${n}`);
+    }
+  }
+  say();
+}
+
+// Targets.
+const targets = [];
+const nodeRow = (id) => node?.cases.find((r) => r.id === id);
+{
+  const readerMs = criterionMedianMs("reader_extjson", 100000);
+  const parseMs = node?.data["trades/100000"]?.json_parse_ms;
+  const r = readerMs && parseMs ? readerMs / parseMs : null;
+  targets.push({
+    issue: 2,
+    what: "reader on ~10 MB of trades within 3× of Node's JSON.parse of the same bytes (native)",
+    figure: r ? `${fmtMs(readerMs)} vs ${fmtMs(parseMs)}: ${fmtRatio(r)}` : "–",
+    met: r ? r <= 3 : null,
+  });
+}
+for (const c of spec.cases) {
+  const t = c.targets ?? {};
+  if (t.native_docs_per_s) {
+    const big = Math.max(...c.native);
+    const ms = nativeNote(c.id, big)?.error ? null : criterionMedianMs(c.id, big);
+    const rate = ms ? big / (ms / 1000) : null;
+    targets.push({
+      issue: c.issue,
+      what: `\`${c.id}\` natively on ${fmtN(big)} ${c.dataset}: ≥ ${fmtRate(t.native_docs_per_s)} documents`,
+      figure: rate ? `${fmtRate(rate)} (${fmtMs(ms)})` : nativeNote(c.id, big)?.error ?? "–",
+      met: rate ? rate >= t.native_docs_per_s : null,
+    });
+  }
+  if (t.node_ratio) {
+    const r = nodeRow(c.id);
+    const ok = r && !r.error;
+    targets.push({
+      issue: c.issue,
+      what: `\`${c.id}\` wasm ≥ ${t.node_ratio}× faster than mingo (${c.dataset} ${fmtN(c.node)})`,
+      figure: ok ? `${fmtRatio(r.ratio)} (${fmtRatio(r.ratio_e2e)} with results in JS)` : r?.error ?? "–",
+      met: ok ? r.ratio_e2e >= t.node_ratio : null,
+      met_engine_only: ok ? r.ratio >= t.node_ratio : null,
+    });
+  }
+}
+results.targets = targets;
+say("### Targets from the issues");
+say();
+say(
+  table(
+    ["issue", "target", "measured", "verdict"],
+    targets.map((t) => [
+      `#${t.issue}`,
+      t.what,
+      t.figure,
+      t.met_engine_only != null && t.met_engine_only !== t.met
+        ? `${verdict(t.met)} with results in JS; ${verdict(t.met_engine_only)} engine only`
+        : verdict(t.met),
+    ]),
+  ),
+);
+say();
+
+writeFileSync(join(dir, "results.json"), JSON.stringify(results, null, 1));
+console.log(out.join("\n"));

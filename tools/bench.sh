@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# ./build.sh bench: every benchmark in one command (see BENCHMARKS.md).
+#   1. native: Criterion (benches/engine) on generated data, 1k/10k/100k documents;
+#   2. Node: the wasm build (www/pkg) beside mingo in one process (bench/node.mjs);
+#   3. the page in headless Chromium (bench/browser.mjs), when www/ has it.
+# stdout: BENCHMARKS.md-ready markdown; progress goes to stderr. Everything
+# lands in <cargo target dir>/bench/ (results.json, report.md, logs).
+# Knobs: MQLPLAY_BENCH_ONLY=<regex over case ids> runs a subset;
+#        MQLPLAY_BENCH_QUICK=1 shortens every measurement (for trying the harness).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Where cargo puts its output (honours CARGO_TARGET_DIR, cargo config and wrappers).
+target_dir() {
+  cargo metadata --format-version 1 --no-deps 2>/dev/null \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null \
+    || echo "${CARGO_TARGET_DIR:-target}"
+}
+TARGET=$(target_dir)
+OUT=${MQLPLAY_BENCH_OUT:-$TARGET/bench}
+mkdir -p "$OUT"
+ONLY=${MQLPLAY_BENCH_ONLY:-.}
+if [ "${MQLPLAY_BENCH_QUICK:-}" = 1 ]; then
+  CRITERION_ARGS=(--warm-up-time 0.2 --measurement-time 0.5)
+  NODE_ROUNDS=3
+else
+  CRITERION_ARGS=(--warm-up-time 1 --measurement-time 2)
+  NODE_ROUNDS=7
+fi
+
+# ---- tools (idempotent; quiet when already there) ------------------------------
+WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml)
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  log "installing the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about two minutes)"
+  cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+npm_ci() { # dir
+  if [ -f "$1/package-lock.json" ] && { [ ! -d "$1/node_modules" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; }; then
+    log "npm ci ($1/)"
+    (cd "$1" && npm ci --no-audit --no-fund --loglevel=error >&2)
+  fi
+}
+npm_ci bench
+[ -f www/package.json ] && npm_ci www
+if [ ! -x /usr/bin/chromium ] && [ -f www/index.html ]; then
+  log "installing Debian's chromium (for the page's figures)"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || true
+fi
+
+# ---- the machine and the versions -------------------------------------------------
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
+MQB_DATE=$(date -u +%Y-%m-%dT%H:%M:%SZ) \
+MQB_CPU=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1) \
+MQB_CORES=$(nproc) \
+MQB_MEM=$(free -h 2>/dev/null | awk '/^Mem:/ {print $2}') \
+MQB_OS=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME, Linux $(uname -r)") \
+MQB_RUSTC=$(rustc --version) \
+MQB_NODE=$(node --version) \
+MQB_CRITERION=$(awk '/^name = "criterion"$/ {getline; print $3}' Cargo.lock | tr -d '"') \
+MQB_CHROMIUM=$( (/usr/bin/chromium --version 2>/dev/null || echo "Chromium not installed") | head -1) \
+MQB_COMMIT=$commit \
+node -e '
+  const e = process.env;
+  const meta = { date: e.MQB_DATE, cpu: e.MQB_CPU, cores: Number(e.MQB_CORES), memory: e.MQB_MEM, os: e.MQB_OS,
+    rustc: e.MQB_RUSTC, node: e.MQB_NODE, criterion: e.MQB_CRITERION, chromium: e.MQB_CHROMIUM,
+    commit: e.MQB_COMMIT, command: "./build.sh bench" };
+  require("fs").writeFileSync(process.argv[1], JSON.stringify(meta, null, 1));
+' "$OUT/meta.json"
+
+# ---- builds (release, as shipped) ---------------------------------------------------
+# The wasm package and the page, as build.sh builds them (wasm-opt when www/ has it).
+log "building the wasm engine (www/pkg, release)"
+cargo build --release --lib --target wasm32-unknown-unknown
+rm -rf www/pkg
+wasm-bindgen --target web --no-typescript --out-dir www/pkg "$TARGET/wasm32-unknown-unknown/release/mqlplay.wasm"
+if [ -x www/node_modules/.bin/wasm-opt ]; then
+  log "wasm-opt -Oz"
+  www/node_modules/.bin/wasm-opt -Oz www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
+fi
+if [ -f www/package.json ] && grep -q '"build"' www/package.json; then
+  log "bundling the page (www/dist)"
+  (cd www && npm run --silent build >&2)
+fi
+log "building the native benchmarks (release profile)"
+cargo bench --bench engine --no-run
+
+# ---- 1. native ------------------------------------------------------------------------
+log "native benchmarks (Criterion; log: $OUT/native.log)"
+t=$(date +%s)
+rm -rf "$OUT/criterion"
+CRITERION_HOME="$OUT/criterion" MQLPLAY_BENCH_OUT="$OUT" MQLPLAY_BENCH_ONLY="$ONLY" \
+  cargo bench -q --bench engine -- "${CRITERION_ARGS[@]}" >"$OUT/native.log" 2>&1 \
+  || { tail -30 "$OUT/native.log" >&2; log "native benchmarks failed"; exit 1; }
+grep '^bench:' "$OUT/native.log" >&2 || true
+log "native: $(($(date +%s) - t)) s"
+
+# ---- 2. Node: wasm beside mingo ---------------------------------------------------------
+log "Node: wasm beside mingo"
+t=$(date +%s)
+node_status=0
+node --expose-gc bench/node.mjs --pkg www/pkg --rounds "$NODE_ROUNDS" --only "$ONLY" --out "$OUT/node.json" || node_status=$?
+if [ ! -f "$OUT/node.json" ] || [ "$node_status" = 2 ]; then log "the Node benchmark failed"; exit 1; fi
+log "Node: $(($(date +%s) - t)) s"
+
+# ---- 3. the page --------------------------------------------------------------------------
+log "the page in headless Chromium"
+t=$(date +%s)
+node bench/browser.mjs --www www --out "$OUT/browser.json" || log "the browser benchmark failed (see above)"
+log "browser: $(($(date +%s) - t)) s"
+
+# ---- report -------------------------------------------------------------------------------
+node -e '
+  const f = process.argv[1]; const m = JSON.parse(require("fs").readFileSync(f, "utf8"));
+  m.duration_s = Number(process.argv[2]); require("fs").writeFileSync(f, JSON.stringify(m, null, 1));
+' "$OUT/meta.json" "$(($(date +%s) - started))"
+node bench/report.mjs "$OUT" | tee "$OUT/report.md"
+log "done in $(($(date +%s) - started)) s: $OUT/results.json, $OUT/report.md"
+# Different answers from the two engines make the run fail (after the report).
+exit "$node_status"
