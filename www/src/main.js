@@ -6,6 +6,7 @@ import { state, restoreSaved, saveState, runJob, isLink, VIEWS } from './state.j
 import { renderRun, renderMessage, errorText } from './results.js';
 import { TEMPLATES } from './templates.js';
 import { setupLayout } from './layout.js';
+import { setupTutorials } from '../tutorials/tutorials.js';
 
 const THEME = 'mqlplay.theme';
 const LINK_WARN_BYTES = 8000;
@@ -86,6 +87,7 @@ function showBusy(busy) {
 }
 
 let lastRun = null;
+let tutorials = null; // the Tutorials menu and step panel (../tutorials/)
 let runToken = 0;
 
 function status(text) {
@@ -104,7 +106,8 @@ async function run(first = false) {
   $('run-info').textContent = '';
   const started = performance.now();
   const slow = setTimeout(() => { if (token === runToken) renderMessage($('result'), 'notice', 'Running… (Stop or Esc ends the run)'); }, 400);
-  const res = await (adopted ?? runner.run(runJob()));
+  // An open tutorial step's expectation goes with the run; the worker judges it.
+  const res = await (adopted ?? runner.run({ ...runJob(), check: await tutorials?.checkFor() }));
   clearTimeout(slow);
   if (token !== runToken) return; // a newer run replaced this one
   events.dispatchEvent(new CustomEvent('run', { detail: res }));
@@ -433,6 +436,7 @@ async function start() {
   setupSettings();
   setupViews();
   setupTemplates();
+  tutorials = setupTutorials(app);
   setupButtons();
   showSettings();
   if (fragment) await openLink(fragment);

@@ -1,6 +1,6 @@
 // The engine's thread: runs scripts so the page never freezes. The page may
 // terminate this worker at any time (Stop, time limit, a trap) and start a new one.
-import init, { run, statements } from '../pkg/mqlplay.js';
+import init, { run, statements, check_step } from '../pkg/mqlplay.js';
 
 // Runs wait for the engine whichever message arrives first.
 let gotModule;
@@ -33,7 +33,9 @@ self.onmessage = async (event) => {
       const out = run(msg.db, msg.script, msg.now, msg.seed);
       const ms = performance.now() - t0;
       const stmts = statements(msg.script);
-      self.postMessage({ type: 'result', id: msg.id, out, base, stmts, ms });
+      // A tutorial step's check (../tutorials/): the engine compares this run with the step's expectation.
+      const check = msg.check ? check_step(msg.check, msg.db, msg.script, msg.now, msg.seed) : null;
+      self.postMessage({ type: 'result', id: msg.id, out, base, stmts, ms, check });
     } catch (e) {
       // A wasm trap (a panic is `unreachable`) leaves the instance unusable: the page restarts us.
       self.postMessage({

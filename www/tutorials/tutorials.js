@@ -4,12 +4,10 @@
 // evaluates each step's `check` (wasm `check_step`, run in the worker next to
 // the run itself), so the page only displays the verdict.
 //
-// The page gives this module a small `app` object:
-//   state              the page state; this module sets state.tutorial (id) and state.step (1-based)
-//   setEditors(db, s)  load both editors
-//   save()             persist the page state
-//   notice(text)       show a notice in the result pane
-//   run()              run the editors' contents
+// The page (src/main.js) hands over its `app` object: `state` (this module owns
+// state.tutorial, the id, and state.step, 1-based, through setTutorial), setEditors,
+// run, and `events` ('run' after every run, 'state' when a link replaced the
+// editors). The page asks checkFor() for the open step's check before each run.
 import { renderMarkdown, renderInline } from './markdown.js';
 
 const PROGRESS = 'mqlplay.tutorials.v1';
@@ -109,7 +107,8 @@ function buildMenu() {
     try {
       list = await loadIndex();
     } catch (e) {
-      app.notice(`The tutorials could not be loaded: ${e.message}`);
+      menu.replaceChildren(el('li', { role: 'none', class: 'muted', text: `The tutorials could not be loaded: ${e.message}` }));
+      menu.hidden = false;
       return;
     }
     menu.replaceChildren();
@@ -184,30 +183,30 @@ async function openTutorial(id) {
   let t;
   try {
     t = await loadTutorial(id);
-  } catch (e) {
-    app.notice(`The tutorial could not be loaded: ${e.message}`);
-    return;
+  } catch {
+    return; // the menu already loaded the index: only a vanished file gets here
   }
   if (!t) return;
   const n = Math.min(Math.max(progressOf(id).step, 1), t.steps.length);
   showStep(t, n, true);
 }
 
-/** Show step `n` of `t`; `load` puts its database and script into the editors. */
+/**
+ * Show step `n` of `t`. `load` puts its database and script into the editors and
+ * runs them, so the result pane and the verdict belong to the step shown.
+ */
 function showStep(t, n, load) {
   const step = stepOf(t, n);
   if (!step) return;
   current = t;
-  app.state.tutorial = t.id;
-  app.state.step = n;
+  app.setTutorial(t.id, n);
   writeProgress(t.id, (p) => { p.step = n; });
+  render();
+  showCheck(null);
   if (load) {
     app.setEditors(text(step.db), text(step.script));
-    app.notice('Press Run (Ctrl+Enter) to run this step and check its result.');
-    showCheck(null);
+    app.run();
   }
-  app.save();
-  render();
 }
 
 function go(delta) {
@@ -222,9 +221,7 @@ function resetStep() {
 
 function closeTutorial() {
   current = null;
-  app.state.tutorial = null;
-  app.state.step = null;
-  app.save();
+  if (app.state.tutorial) app.setTutorial(null, null);
   els.panel.hidden = true;
 }
 
@@ -265,6 +262,8 @@ function showCheck(verdict) {
     box.append(el('span', { class: 'muted', text: 'Run the step to check its result.' }));
     return;
   }
+  // The panel scrolls when a step's text is long: keep the verdict in sight.
+  requestAnimationFrame(() => box.scrollIntoView({ block: 'nearest' }));
   if (verdict.error) {
     box.classList.add('bad');
     box.dataset.ok = 'false';
@@ -290,20 +289,37 @@ function showCheck(verdict) {
 
 // ---- the page's hooks ------------------------------------------------------------
 
-/** The current step's check as JSON text, for the worker (null outside a tutorial). */
-function checkFor() {
-  if (!current || current.id !== app.state.tutorial) return null;
-  const step = stepOf(current, app.state.step);
+/**
+ * The open step's check as JSON text for the worker, or null outside a tutorial.
+ * Loads the tutorial first when a link or the autosave named one.
+ */
+async function checkFor() {
+  if (!app.state.tutorial) return null;
+  if (!current || current.id !== app.state.tutorial) await sync();
+  const step = current && stepOf(current, app.state.step);
   return step ? JSON.stringify(step.check) : null;
 }
+
+let rerun = false;
 
 /** After a run: show the verdict the worker computed, remember a passed step. */
 function afterRun(res) {
   if (!app.state.tutorial) {
-    if (current) closeTutorial();
+    if (current) closeTutorial(); // a template replaced the tutorial
     return;
   }
-  if (!current || res?.stopped || !res?.check) return;
+  if (!res || res.stopped) return;
+  if (!res.check) {
+    // The page's first run may start (in its boot script) before this module has
+    // loaded the step: run once more, this time with the step's check.
+    if (!rerun) {
+      rerun = true;
+      checkFor().then((check) => { if (check) app.run(); });
+    }
+    return;
+  }
+  rerun = false;
+  if (!current) return;
   showCheck(res.check);
   if (res.check.ok) {
     const n = app.state.step;
@@ -313,8 +329,8 @@ function afterRun(res) {
 }
 
 /**
- * Follow state.tutorial/state.step after the page changed them (a share link,
- * restored autosave): show that step without touching the editors.
+ * Follow state.tutorial/state.step after the page set them (a share link, the
+ * autosave): show that step without touching the editors.
  */
 async function sync() {
   const id = app.state.tutorial;
@@ -333,7 +349,6 @@ async function sync() {
     return;
   }
   current = t;
-  app.state.step = n;
   writeProgress(t.id, (p) => { p.step = n; });
   render();
   showCheck(null);
@@ -343,5 +358,8 @@ export function setupTutorials(page) {
   app = page;
   buildMenu();
   buildPanel();
-  return { checkFor, afterRun, sync, open: openTutorial };
+  app.events.addEventListener('run', (e) => afterRun(e.detail));
+  app.events.addEventListener('state', () => { sync(); });
+  if (app.state.tutorial) sync(); // restored from the autosave
+  return { checkFor, open: openTutorial };
 }
