@@ -204,10 +204,7 @@ fn scalar(v: &Bson) -> String {
         Bson::Null => "null".to_string(),
         Bson::Undefined => "undefined".to_string(),
         Bson::ObjectId(o) => format!("ObjectId('{}')", o.to_hex()),
-        Bson::DateTime(d) => match d.try_to_rfc3339_string() {
-            Ok(s) => format!("ISODate('{}')", iso_millis(&s)),
-            Err(_) => format!("new Date({})", d.timestamp_millis()),
-        },
+        Bson::DateTime(d) => iso_date(*d),
         Bson::Timestamp(t) => format!("Timestamp({{ t: {}, i: {} }})", t.time, t.increment),
         Bson::RegularExpression(r) => format!("/{}/{}", r.pattern, r.options),
         Bson::Binary(b) => {
@@ -241,11 +238,15 @@ fn scalar(v: &Bson) -> String {
     }
 }
 
-/// bson prints `2023-11-02T11:43:10Z`; mongosh always shows milliseconds.
-fn iso_millis(s: &str) -> String {
-    match s.strip_suffix('Z') {
-        Some(body) if !body.contains('.') => format!("{body}.000Z"),
-        _ => s.to_string(),
+/// `ISODate('2023-11-02T11:43:10.000Z')`: mongosh always shows three digits of
+/// milliseconds; dates chrono cannot represent print as `new Date(millis)`.
+pub fn iso_date(d: bson::DateTime) -> String {
+    let millis = d.timestamp_millis();
+    match chrono::DateTime::from_timestamp_millis(millis) {
+        Some(t) if (0..=9999).contains(&chrono::Datelike::year(&t)) => {
+            format!("ISODate('{}')", t.format("%Y-%m-%dT%H:%M:%S%.3fZ"))
+        }
+        _ => format!("new Date({millis})"),
     }
 }
 
@@ -270,6 +271,14 @@ mod tests {
         assert_eq!(js_number(1e21), "1e+21");
         let date = Bson::DateTime(bson::DateTime::from_millis(1_698_925_390_000));
         assert_eq!(print(&date), "ISODate('2023-11-02T11:43:10.000Z')");
+        let date = Bson::DateTime(bson::DateTime::from_millis(1_698_750_962_120));
+        assert_eq!(print(&date), "ISODate('2023-10-31T11:16:02.120Z')");
+        assert_eq!(
+            print(&Bson::DateTime(bson::DateTime::from_millis(
+                -62_198_755_200_000 * 2
+            ))),
+            "new Date(-124397510400000)"
+        );
         assert_eq!(print(&Bson::Int64(5)), "Long('5')");
     }
 }
