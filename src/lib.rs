@@ -10,6 +10,7 @@ pub mod context;
 pub mod engine;
 pub mod error;
 pub mod expr;
+pub mod index;
 pub mod link;
 pub mod output;
 pub mod projection;

@@ -1,16 +1,27 @@
 //! The playground's database: named collections in creation order, each a
 //! list of documents in natural (insertion) order with its unique `_id` set.
 use crate::error::{Error, Result};
-use crate::value::OrdBson;
+use crate::index::spec::IndexSpec;
+use crate::index::{IndexSet, Rid};
 use bson::oid::ObjectId;
 use bson::{Bson, Document};
 use std::cell::Cell;
-use std::collections::BTreeSet;
 
+/// Documents in natural order, each with a record id (ascending, never reused)
+/// that the indexes refer to. These methods are the only way documents
+/// change, so they keep the indexes up to date (see `crate::index`).
 #[derive(Clone, Debug, Default)]
 pub struct Collection {
     docs: Vec<Document>,
-    ids: BTreeSet<OrdBson>,
+    rids: Vec<Rid>,
+    next_rid: Rid,
+    indexes: IndexSet,
+    /// The namespace of the last write, for errors raised by in-place updates.
+    ns: String,
+}
+
+fn out_of_range() -> Error {
+    Error::new(1, "InternalError", "document index out of range")
 }
 
 impl Collection {
@@ -24,69 +35,98 @@ impl Collection {
         self.docs.is_empty()
     }
     pub fn contains_id(&self, id: &Bson) -> bool {
-        self.ids.contains(&OrdBson(id.clone()))
+        self.indexes.contains_id(id)
+    }
+    pub fn indexes(&self) -> &IndexSet {
+        &self.indexes
+    }
+    /// The record ids, parallel to `docs()`.
+    pub fn rids(&self) -> &[Rid] {
+        &self.rids
+    }
+    /// The position in `docs()` of a record id.
+    pub fn position(&self, rid: Rid) -> Option<usize> {
+        self.rids.binary_search(&rid).ok()
+    }
+    /// An empty collection with the same indexes (what `$out` writes into).
+    pub fn emptied(&self) -> Collection {
+        Collection {
+            indexes: self.indexes.emptied(),
+            ns: self.ns.clone(),
+            ..Collection::default()
+        }
+    }
+
+    fn set_ns(&mut self, namespace: &str) {
+        if self.ns != namespace {
+            self.ns = namespace.to_string();
+        }
+    }
+
+    /// Build an index over the stored documents (false: an identical one exists).
+    pub fn create_index(&mut self, namespace: &str, spec: IndexSpec) -> Result<bool> {
+        self.set_ns(namespace);
+        self.indexes.create(namespace, spec, &self.docs, &self.rids)
+    }
+
+    /// Index definitions changes that need no document: drop, hide.
+    pub fn indexes_mut(&mut self) -> &mut IndexSet {
+        &mut self.indexes
     }
 
     /// Append a document that already has its `_id` (see `Database::prepare_insert`).
-    /// A duplicate `_id` fails as MongoDB's E11000 does and changes nothing.
+    /// A duplicate key fails as MongoDB's E11000 does and changes nothing.
     pub fn insert(&mut self, namespace: &str, doc: Document) -> Result<()> {
-        let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
-        if !self.ids.insert(OrdBson(id.clone())) {
-            return Err(duplicate_id_error(namespace, &id));
-        }
+        self.set_ns(namespace);
+        let rid = self.next_rid;
+        self.indexes.on_insert(namespace, rid, &doc)?;
+        self.next_rid += 1;
         self.docs.push(doc);
+        self.rids.push(rid);
         Ok(())
     }
 
     /// Replace the document at `index` (same `_id` unless the caller checked otherwise).
     pub fn replace(&mut self, namespace: &str, index: usize, doc: Document) -> Result<()> {
-        let Some(old) = self.docs.get(index) else {
-            return Err(Error::new(
-                1,
-                "InternalError",
-                "document index out of range",
-            ));
+        self.set_ns(namespace);
+        let (Some(old), Some(&rid)) = (self.docs.get(index), self.rids.get(index)) else {
+            return Err(out_of_range());
         };
-        let old_id = old.get("_id").cloned().unwrap_or(Bson::Null);
-        let new_id = doc.get("_id").cloned().unwrap_or(Bson::Null);
-        if !crate::value::equal(&old_id, &new_id) {
-            if self.ids.contains(&OrdBson(new_id.clone())) {
-                return Err(duplicate_id_error(namespace, &new_id));
-            }
-            self.ids.remove(&OrdBson(old_id));
-            self.ids.insert(OrdBson(new_id));
-        }
+        self.indexes.on_replace(namespace, rid, old, &doc)?;
         self.docs[index] = doc;
         Ok(())
     }
 
     /// Update the document at `index` in place; `f` returns whether it changed.
-    /// `f` should leave `_id` alone (the update code refuses to change it); if
-    /// it does not, the `_id` set follows the change.
+    /// With secondary indexes the old version is kept so that a duplicate key
+    /// puts it back.
     pub fn update_in_place(
         &mut self,
         index: usize,
         f: impl FnOnce(&mut Document) -> Result<bool>,
     ) -> Result<bool> {
-        let Some(doc) = self.docs.get_mut(index) else {
-            return Err(Error::new(
-                1,
-                "InternalError",
-                "document index out of range",
-            ));
+        let (Some(doc), Some(&rid)) = (self.docs.get_mut(index), self.rids.get(index)) else {
+            return Err(out_of_range());
         };
-        let old_id = doc.get("_id").cloned().unwrap_or(Bson::Null);
+        let old = if self.indexes.only_id() {
+            let mut id_only = Document::new();
+            id_only.insert("_id", doc.get("_id").cloned().unwrap_or(Bson::Null));
+            id_only
+        } else {
+            doc.clone()
+        };
         let changed = f(doc)?;
         if changed {
-            let new_id = doc.get("_id").cloned().unwrap_or(Bson::Null);
-            if !crate::value::equal(&old_id, &new_id) {
-                self.ids.remove(&OrdBson(old_id));
-                if !self.ids.insert(OrdBson(new_id)) {
-                    return Err(Error::new(
-                        1,
-                        "InternalError",
-                        "an in-place update changed _id",
-                    ));
+            let id_changed = !crate::value::equal(
+                old.get("_id").unwrap_or(&Bson::Null),
+                doc.get("_id").unwrap_or(&Bson::Null),
+            );
+            if id_changed || !self.indexes.only_id() {
+                if let Err(e) = self.indexes.on_replace(&self.ns, rid, &old, doc) {
+                    if !self.indexes.only_id() {
+                        *doc = old;
+                    }
+                    return Err(e);
                 }
             }
         }
@@ -98,18 +138,23 @@ impl Collection {
     pub fn remove_many(&mut self, indexes: &[usize]) -> Vec<Document> {
         let mut removed = Vec::with_capacity(indexes.len());
         let mut next = indexes.iter().copied().peekable();
-        let mut kept = Vec::with_capacity(self.docs.len().saturating_sub(indexes.len()));
-        for (i, doc) in std::mem::take(&mut self.docs).into_iter().enumerate() {
+        let keep = self.docs.len().saturating_sub(indexes.len());
+        let mut kept = Vec::with_capacity(keep);
+        let mut kept_rids = Vec::with_capacity(keep);
+        let docs = std::mem::take(&mut self.docs);
+        let rids = std::mem::take(&mut self.rids);
+        for (i, (doc, rid)) in docs.into_iter().zip(rids).enumerate() {
             if next.peek() == Some(&i) {
                 next.next();
-                self.ids
-                    .remove(&OrdBson(doc.get("_id").cloned().unwrap_or(Bson::Null)));
+                self.indexes.on_remove(rid, &doc);
                 removed.push(doc);
             } else {
                 kept.push(doc);
+                kept_rids.push(rid);
             }
         }
         self.docs = kept;
+        self.rids = kept_rids;
         removed
     }
 
@@ -119,20 +164,22 @@ impl Collection {
             return None;
         }
         let doc = self.docs.remove(index);
-        self.ids
-            .remove(&OrdBson(doc.get("_id").cloned().unwrap_or(Bson::Null)));
+        let rid = self.rids.remove(index);
+        self.indexes.on_remove(rid, &doc);
         Some(doc)
     }
 
+    /// Remove every document; the indexes stay defined.
     pub fn clear(&mut self) {
         self.docs.clear();
-        self.ids.clear();
+        self.rids.clear();
+        self.indexes.clear_entries();
     }
 }
 
 /// `E11000 duplicate key error collection: test.trades index: _id_ dup key: { _id: "x" }`
 pub fn duplicate_id_error(namespace: &str, id: &Bson) -> Error {
-    let key = crate::output::shell::inline(id);
+    let key = crate::index::display::server_string(id);
     Error::duplicate_key(format!(
         "E11000 duplicate key error collection: {namespace} index: _id_ dup key: {{ _id: {key} }}"
     ))

@@ -3,6 +3,7 @@
 mod aggregate;
 mod call;
 mod database;
+mod indexes;
 mod insert;
 mod read;
 mod stats;
@@ -137,6 +138,9 @@ impl<'a> Session<'a> {
                 } else if INSERT_METHODS.contains(&name) {
                     no_cursor_methods(&chain.calls)?;
                     insert::run(self, coll, first)
+                } else if indexes::INDEX_METHODS.contains(&name) {
+                    no_cursor_methods(&chain.calls)?;
+                    indexes::run(self, coll, first).map_err(|e| e.at(first.span))
                 } else if name == "aggregate" {
                     aggregate::run(self, Some(coll), &chain.calls)
                 } else if name == "stats" {
@@ -267,6 +271,7 @@ fn unknown_method(name: &str, span: Span) -> Error {
         .chain(WRITE_METHODS)
         .chain(INSERT_METHODS)
         .chain(OTHER_METHODS)
+        .chain(indexes::INDEX_METHODS)
         .copied()
         .collect();
     all.sort_unstable();

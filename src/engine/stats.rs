@@ -4,25 +4,22 @@
 use super::{Collection, Database, DB_NAME};
 use crate::error::{Error, Result};
 use crate::value::size::bson_size;
-use bson::{doc, Bson};
-
-/// Rough bytes per `_id` index entry: the key plus a record id.
-const INDEX_ENTRY_OVERHEAD: usize = 8;
+use bson::{doc, Bson, Document};
 
 fn data_size(c: &Collection) -> usize {
     c.docs().iter().map(bson_size).sum()
 }
 
-/// The `_id` index size estimate: each key's encoded size plus a record id.
-fn id_index_size(c: &Collection) -> usize {
-    c.docs()
-        .iter()
-        .map(|d| {
-            d.get("_id")
-                .map_or(0, |id| bson_size(&doc! { "": id.clone() }))
-                + INDEX_ENTRY_OVERHEAD
-        })
-        .sum()
+/// Index size estimates: each entry's encoded key plus a record id (8 bytes).
+fn index_sizes(c: &Collection) -> (Document, usize) {
+    let mut sizes = Document::new();
+    let mut total = 0;
+    for ix in c.indexes().iter() {
+        let n = ix.size_estimate();
+        total += n;
+        sizes.insert(ix.name(), num(n));
+    }
+    (sizes, total)
 }
 
 fn num(n: usize) -> Bson {
@@ -39,7 +36,7 @@ pub fn collection_stats(db: &Database, name: &str) -> Result<Bson> {
         ));
     };
     let size = data_size(c);
-    let index_size = id_index_size(c);
+    let (sizes, index_size) = index_sizes(c);
     let avg = if c.is_empty() { 0 } else { size / c.len() };
     Ok(Bson::Document(doc! {
         "ns": Database::namespace(name),
@@ -47,8 +44,8 @@ pub fn collection_stats(db: &Database, name: &str) -> Result<Bson> {
         "count": num(c.len()),
         "avgObjSize": num(avg),
         "storageSize": num(size),
-        "nindexes": 1,
-        "indexSizes": { "_id_": num(index_size) },
+        "nindexes": num(c.indexes().len()),
+        "indexSizes": sizes,
         "totalIndexSize": num(index_size),
         "totalSize": num(size + index_size),
         "ok": 1,
@@ -57,12 +54,13 @@ pub fn collection_stats(db: &Database, name: &str) -> Result<Bson> {
 
 /// `db.stats()`
 pub fn db_stats(db: &Database) -> Bson {
-    let (mut objects, mut size, mut index_size, mut collections) = (0, 0, 0, 0);
+    let (mut objects, mut size, mut index_size, mut collections, mut indexes) = (0, 0, 0, 0, 0);
     for (_, c) in db.collections() {
         collections += 1;
         objects += c.len();
         size += data_size(c);
-        index_size += id_index_size(c);
+        index_size += index_sizes(c).1;
+        indexes += c.indexes().len();
     }
     let avg = if objects == 0 { 0 } else { size / objects };
     Bson::Document(doc! {
@@ -73,7 +71,7 @@ pub fn db_stats(db: &Database) -> Bson {
         "avgObjSize": num(avg),
         "dataSize": num(size),
         "storageSize": num(size),
-        "indexes": num(collections),
+        "indexes": num(indexes),
         "indexSize": num(index_size),
         "totalSize": num(size + index_size),
         "ok": 1,

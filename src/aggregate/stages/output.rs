@@ -94,7 +94,10 @@ impl Out {
     pub fn write(&self, docs: Vec<Document>, db: &mut Database) -> Result<()> {
         let ns = Database::namespace(&self.coll);
         let docs = prepared(db, docs, &ns)?;
-        let mut fresh = Collection::default();
+        // $out keeps the target's indexes (https://www.mongodb.com/docs/manual/reference/operator/aggregation/out/).
+        let mut fresh = db
+            .collection(&self.coll)
+            .map_or_else(Collection::default, Collection::emptied);
         for d in docs {
             fresh.insert(&ns, d)?;
         }

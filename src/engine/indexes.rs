@@ -1,0 +1,212 @@
+//! Index methods: `createIndex`, `createIndexes`, `dropIndex`, `dropIndexes`,
+//! `getIndexes`, `getIndexKeys`, `hideIndex`, `unhideIndex`.
+//! See https://www.mongodb.com/docs/manual/reference/method/js-collection/.
+use super::{Call, Database, Session};
+use crate::error::{Error, Result};
+use crate::index::spec::IndexSpec;
+use crate::output::shell::type_name;
+use bson::{doc, Bson, Document};
+
+pub const INDEX_METHODS: &[&str] = &[
+    "createIndex",
+    "createIndexes",
+    "dropIndex",
+    "dropIndexes",
+    "getIndexes",
+    "getIndexSpecs",
+    "getIndexKeys",
+    "hideIndex",
+    "unhideIndex",
+];
+
+pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
+    let ns = Database::namespace(coll);
+    match call.name.as_str() {
+        "createIndex" => {
+            call.max_args(3)?;
+            let keys = keys_arg(call)?;
+            let spec = parse(call, keys)?;
+            let name = spec.name.clone();
+            session.db.collection_mut(coll).create_index(&ns, spec)?;
+            Ok(Bson::String(name))
+        }
+        "createIndexes" => {
+            call.max_args(3)?;
+            let Some(Bson::Array(items)) = call.arg(0).map(|a| &a.value) else {
+                return Err(Error::type_mismatch(
+                    "createIndexes() needs an array of key patterns",
+                ));
+            };
+            let mut specs = Vec::with_capacity(items.len());
+            for item in items {
+                let Bson::Document(keys) = item else {
+                    return Err(Error::type_mismatch(format!(
+                        "createIndexes() needs key pattern objects, got {}",
+                        type_name(item)
+                    )));
+                };
+                specs.push(parse(call, keys)?);
+            }
+            // All or nothing, as one createIndexes command.
+            let mut c = session.db.collection_mut(coll).clone();
+            let mut names = Vec::with_capacity(specs.len());
+            for spec in specs {
+                names.push(Bson::String(spec.name.clone()));
+                c.create_index(&ns, spec)?;
+            }
+            *session.db.collection_mut(coll) = c;
+            Ok(Bson::Array(names))
+        }
+        "getIndexes" | "getIndexSpecs" | "getIndexKeys" => {
+            call.max_args(1)?;
+            let c = session.db.collection(coll).ok_or_else(|| ns_missing(&ns))?;
+            Ok(Bson::Array(
+                c.indexes()
+                    .iter()
+                    .map(|i| {
+                        Bson::Document(if call.name == "getIndexKeys" {
+                            i.spec.key.clone()
+                        } else {
+                            i.spec.describe()
+                        })
+                    })
+                    .collect(),
+            ))
+        }
+        "dropIndex" => {
+            call.max_args(1)?;
+            if let Some(Bson::String(s)) = call.arg(0).map(|a| &a.value) {
+                if s == "*" {
+                    return Err(Error::bad_value(
+                        "To drop indexes in the collection using '*', use db.collection.dropIndexes().",
+                    ));
+                }
+            }
+            let target = match call.arg(0).map(|a| &a.value) {
+                Some(v @ (Bson::String(_) | Bson::Document(_))) => v.clone(),
+                _ => {
+                    return Err(Error::type_mismatch(
+                        "dropIndex() needs an index name or key pattern",
+                    ))
+                }
+            };
+            drop_indexes(session, coll, &[target])
+        }
+        "dropIndexes" => {
+            call.max_args(1)?;
+            match call.arg(0).map(|a| &a.value) {
+                None | Some(Bson::Null | Bson::Undefined) => drop_all(session, coll),
+                Some(Bson::String(s)) if s == "*" => drop_all(session, coll),
+                Some(v @ (Bson::String(_) | Bson::Document(_))) => {
+                    drop_indexes(session, coll, std::slice::from_ref(v))
+                }
+                Some(Bson::Array(items)) => drop_indexes(session, coll, items),
+                Some(other) => Err(Error::type_mismatch(format!(
+                    "dropIndexes() needs an index name, a key pattern or an array of names, got {}",
+                    type_name(other)
+                ))),
+            }
+        }
+        "hideIndex" | "unhideIndex" => {
+            call.max_args(1)?;
+            let hidden = call.name == "hideIndex";
+            let name = resolve(session, coll, call.arg(0).map(|a| &a.value))?;
+            let c = session.db.collection_mut(coll);
+            let was = c.indexes_mut().set_hidden(&name, hidden)?;
+            Ok(Bson::Document(if was == hidden {
+                doc! { "ok": 1 }
+            } else {
+                doc! { "hidden_old": was, "hidden_new": hidden, "ok": 1 }
+            }))
+        }
+        other => Err(Error::not_supported(format!("{other}()"))),
+    }
+}
+
+fn ns_missing(ns: &str) -> Error {
+    Error::new(26, "NamespaceNotFound", format!("ns does not exist: {ns}"))
+}
+
+fn keys_arg(call: &Call) -> Result<&Document> {
+    match call.arg(0).map(|a| &a.value) {
+        Some(Bson::Document(d)) => Ok(d),
+        Some(other) => Err(Error::type_mismatch(format!(
+            "{}() needs a key pattern object, got {}",
+            call.name,
+            type_name(other)
+        ))),
+        None => Err(Error::bad_value(format!(
+            "{}() needs a key pattern, e.g. {{a: 1}}",
+            call.name
+        ))),
+    }
+}
+
+fn parse(call: &Call, keys: &Document) -> Result<IndexSpec> {
+    let empty = Document::new();
+    let options = call.doc_arg(1, "index options")?.unwrap_or(&empty);
+    IndexSpec::parse(keys, options).map_err(|e| match call.arg(1).or(call.arg(0)) {
+        Some(a) => e.at(a.span),
+        None => e,
+    })
+}
+
+/// An index named or given by key pattern, as its name.
+fn resolve(session: &Session, coll: &str, target: Option<&Bson>) -> Result<String> {
+    let ns = Database::namespace(coll);
+    let c = session
+        .db
+        .collection(coll)
+        .ok_or_else(|| Error::new(26, "NamespaceNotFound", format!("ns not found {ns}")))?;
+    match target {
+        Some(Bson::String(name)) => Ok(name.clone()),
+        Some(Bson::Document(keys)) => c.indexes().name_for_keys(keys),
+        _ => Err(Error::type_mismatch(
+            "an index name or key pattern is needed",
+        )),
+    }
+}
+
+fn drop_indexes(session: &mut Session, coll: &str, targets: &[Bson]) -> Result<Bson> {
+    let mut names = Vec::with_capacity(targets.len());
+    for t in targets {
+        if !matches!(t, Bson::String(_) | Bson::Document(_)) {
+            return Err(Error::type_mismatch(format!(
+                "dropIndexes() needs index names, got {}",
+                type_name(t)
+            )));
+        }
+        names.push(resolve(session, coll, Some(t))?);
+    }
+    let c = session.db.collection_mut(coll);
+    let was = c.indexes().len();
+    let mut set = c.indexes().clone();
+    for name in &names {
+        set.drop_named(name)?;
+    }
+    *c.indexes_mut() = set;
+    Ok(Bson::Document(doc! { "nIndexesWas": count(was), "ok": 1 }))
+}
+
+fn drop_all(session: &mut Session, coll: &str) -> Result<Bson> {
+    let ns = Database::namespace(coll);
+    if session.db.collection(coll).is_none() {
+        return Err(Error::new(
+            26,
+            "NamespaceNotFound",
+            format!("ns not found {ns}"),
+        ));
+    }
+    let c = session.db.collection_mut(coll);
+    let was = c.indexes().len();
+    c.indexes_mut().drop_all();
+    Ok(Bson::Document(doc! {
+        "nIndexesWas": count(was),
+        "msg": "non-_id indexes dropped for collection",
+        "ok": 1,
+    }))
+}
+
+fn count(n: usize) -> Bson {
+    super::read::count(n)
+}
