@@ -221,7 +221,7 @@ fn exists_truthy(v: &Bson) -> bool {
         Bson::Int32(i) => *i != 0,
         Bson::Int64(i) => *i != 0,
         Bson::Double(d) => *d != 0.0,
-        Bson::Decimal128(_) => super::ops::evaluation::truthy(Some(v)),
+        Bson::Decimal128(_) => crate::expr::truthy(Some(v)),
         _ => true,
     }
 }

@@ -3,9 +3,10 @@
 //! at most one terminal method (`toArray()`, `count()`, `itcount()`...).
 //! See https://www.mongodb.com/docs/manual/reference/method/js-cursor/.
 use super::{count, count_option, docs_of, filter_arg};
+use crate::context::RunCtx;
 use crate::engine::{Call, Session};
 use crate::error::{Error, Result, Span};
-use crate::expr::{CompileCtx, Scope};
+use crate::expr::{CompileCtx, Expr, Scope};
 use crate::output::shell::type_name;
 use crate::projection::Projection;
 use crate::query::sort::SortSpec;
@@ -62,11 +63,13 @@ struct Find {
     /// 0 = no limit; negative = at most |n| in a single batch (same result here).
     limit: i64,
     ctx: CompileCtx,
+    /// The `let` option's variables, bound for `$expr` and projection expressions.
+    let_vars: Vec<(String, Bson)>,
 }
 
 pub(super) fn find(session: &mut Session, coll: &str, first: &Call, rest: &[Call]) -> Result<Bson> {
     first.max_args(3)?;
-    let mut f = Find::from_call(first).map_err(|e| e.at(first.span))?;
+    let mut f = Find::from_call(first, &session.run).map_err(|e| e.at(first.span))?;
     let mut terminal: Option<&Call> = None;
     for call in rest {
         if let Some(t) = terminal {
@@ -140,7 +143,7 @@ pub(super) fn find(session: &mut Session, coll: &str, first: &Call, rest: &[Call
 /// `findOne(filter, projection, options)`: the first match or null.
 pub(super) fn find_one(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
     call.max_args(3)?;
-    let mut f = Find::from_call(call)?;
+    let mut f = Find::from_call(call, &session.run)?;
     f.limit = 1;
     Ok(f.run(session, coll)?
         .into_iter()
@@ -191,17 +194,26 @@ fn whole_number(call: &Call, what: &str) -> Result<i64> {
 }
 
 impl Find {
-    fn from_call(call: &Call) -> Result<Find> {
+    fn from_call(call: &Call, run: &RunCtx) -> Result<Find> {
         let empty = Document::new();
         let opts = call.doc_arg(2, "options")?.unwrap_or(&empty);
         let mut ctx = CompileCtx::default();
+        let mut let_vars = Vec::new();
         if let Some(v) = opts.get("let") {
             let Bson::Document(vars) = v else {
-                return Err(Error::type_mismatch("let must be an object"));
+                return Err(Error::type_mismatch(format!(
+                    "BSON field 'FindCommandRequest.let' is the wrong type '{}', expected type 'object'",
+                    type_name(v)
+                )));
             };
-            ctx.variables = vars.keys().cloned().collect();
-            if !vars.is_empty() {
-                return Err(Error::not_supported("find() with let variables"));
+            // `let` values are expressions without field paths, evaluated once.
+            let scope = Scope::new(run);
+            let empty = Document::new();
+            for (name, spec) in vars {
+                let expr = Expr::compile(spec, &ctx)?;
+                let value = expr.evaluate(&empty, &scope)?.unwrap_or(Bson::Null);
+                ctx.variables.push(name.clone());
+                let_vars.push((name.clone(), value));
             }
         }
         let filter = filter_arg(call, 0, &ctx)?;
@@ -213,6 +225,7 @@ impl Find {
             skip: 0,
             limit: 0,
             ctx,
+            let_vars,
         };
         for (key, v) in opts {
             match key.as_str() {
@@ -286,7 +299,7 @@ impl Find {
             )?),
             _ => None,
         };
-        let scope = Scope::new(&session.run);
+        let scope = Scope::new(&session.run).with_vars(self.let_vars.clone());
         let docs = docs_of(session, coll);
         let skip = usize::try_from(self.skip).unwrap_or(usize::MAX);
         let limit = usize::try_from(self.limit.unsigned_abs()).unwrap_or(usize::MAX);
@@ -297,7 +310,7 @@ impl Find {
         } else {
             usize::MAX
         };
-        let mut matched: Vec<(&Document, Option<usize>)> = Vec::new();
+        let mut matched: Vec<Matched> = Vec::new();
         for d in docs {
             if matched.len() >= enough {
                 break;
@@ -307,7 +320,7 @@ impl Find {
             }
         }
         if let Some(sort) = self.sort.as_ref().filter(|_| sorting) {
-            let mut keyed: Vec<(Vec<Bson>, (&Document, Option<usize>))> = matched
+            let mut keyed: Vec<(Vec<Bson>, Matched)> = matched
                 .into_iter()
                 .map(|m| (sort.sort_key(m.0), m))
                 .collect();
@@ -325,6 +338,9 @@ impl Find {
         Ok(out)
     }
 }
+
+/// A matching document and its positional `$` position.
+type Matched<'a> = (&'a Document, Option<usize>);
 
 fn as_doc<'a>(v: &'a Bson, what: &str) -> Result<&'a Document> {
     match v {

@@ -145,7 +145,7 @@ impl InSet {
                         "InMatchExpression equality cannot be undefined",
                     ))
                 }
-                Bson::Document(d) if d.keys().next().is_some_and(|k| k.starts_with('$')) => {
+                v if crate::query::filter::is_operator_document(v) => {
                     return Err(Error::bad_value(format!("cannot nest $ under {name}")))
                 }
                 v => {

@@ -168,7 +168,9 @@ fn trunc_to_i64(d: f64) -> Option<i64> {
         return None;
     }
     let t = d.trunc();
-    (t >= -9.223372036854776e18 && t < 9.223372036854776e18).then_some(t as i64)
+    (-9.223372036854776e18..9.223372036854776e18)
+        .contains(&t)
+        .then_some(t as i64)
 }
 
 /// Divisor and remainder truncate toward zero; NaN/Infinity/huge values are refused.
@@ -191,21 +193,6 @@ fn mod_operand(v: &Bson, what: &str) -> Result<i64> {
         _ => Err(Error::bad_value(format!(
             "malformed mod, {what} not a number"
         ))),
-    }
-}
-
-/// Truthiness of an `$expr` result: false, null, undefined, missing and zero are false.
-pub(crate) fn truthy(v: Option<&Bson>) -> bool {
-    match v {
-        None | Some(Bson::Null | Bson::Undefined) => false,
-        Some(Bson::Boolean(b)) => *b,
-        Some(Bson::Int32(i)) => *i != 0,
-        Some(Bson::Int64(i)) => *i != 0,
-        Some(Bson::Double(d)) => *d != 0.0,
-        Some(Bson::Decimal128(d)) => {
-            !matches!(decode_decimal(d), Dec::Finite(ref b) if b == &bigdecimal::BigDecimal::from(0))
-        }
-        Some(_) => true,
     }
 }
 

@@ -376,11 +376,8 @@ impl Schema {
             return false;
         }
         match &self.items {
-            Some(Items::All(s)) => {
-                if !a.iter().all(|e| s.valid(e)) {
-                    return false;
-                }
-            }
+            Some(Items::All(s)) if !a.iter().all(|e| s.valid(e)) => return false,
+            Some(Items::All(_)) => {}
             Some(Items::Tuple(schemas)) => {
                 if !a.iter().zip(schemas).all(|(e, s)| s.valid(e)) {
                     return false;
@@ -431,7 +428,7 @@ impl Schema {
         if let Some(m) = &self.multiple_of {
             match (to_dec(n), to_dec(m)) {
                 (Some(Dec::Finite(x)), Some(Dec::Finite(y))) => {
-                    if (x % y) != bigdecimal::BigDecimal::from(0) {
+                    if (x % y).sign() != bigdecimal::num_bigint::Sign::NoSign {
                         return false;
                     }
                 }
