@@ -276,6 +276,19 @@ impl Accumulator {
         Ok(())
     }
 
+    /// The per-document argument.
+    pub fn input(&self) -> &Operand {
+        &self.input
+    }
+
+    /// Can documents be fed through `add_value` (no sort keys to compute)?
+    pub fn takes_values(&self) -> bool {
+        !matches!(
+            self.kind,
+            Kind::Top | Kind::Bottom | Kind::TopN | Kind::BottomN
+        )
+    }
+
     /// Does this accumulator need `n` from the group key?
     pub fn needs_key(&self) -> bool {
         self.n.as_ref().is_some_and(|n| n.as_const().is_none())

@@ -31,9 +31,7 @@ impl FieldPath {
             if part.starts_with('$') {
                 return Err(Error::location(
                     16410,
-                    format!(
-                        "FieldPath field names may not start with '$'. Consider using $getField or $setField."
-                    ),
+                    "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
                 ));
             }
             if part.contains('\0') {
@@ -131,7 +129,8 @@ impl FieldPath {
     }
 }
 
-fn get_in<'a>(v: &'a Bson, rest: &[String]) -> Option<Cow<'a, Bson>> {
+/// The rest of a path read from a value (aggregation semantics).
+pub(crate) fn get_in<'a>(v: &'a Bson, rest: &[String]) -> Option<Cow<'a, Bson>> {
     let Some((first, tail)) = rest.split_first() else {
         return Some(Cow::Borrowed(v));
     };

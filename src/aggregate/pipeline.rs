@@ -406,6 +406,19 @@ pub(crate) fn run_stages<'a>(
                 }
             }
             Stage::Unwind(u) => {
+                // `$unwind` + `$group`: group the unwound views without building them.
+                if let Some(Stage::Group(g)) = stages.get(i) {
+                    if super::stages::unwind_group::fusable(u, g) {
+                        i += 1;
+                        docs = owned(super::stages::unwind_group::run(
+                            u,
+                            g,
+                            docs.iter().map(|d| d.as_ref()),
+                            scope,
+                        )?);
+                        continue;
+                    }
+                }
                 let mut out = Vec::with_capacity(docs.len());
                 for d in &docs {
                     u.apply(d, &mut out);

@@ -188,3 +188,74 @@ fn update_pipelines() {
         Some("$group is not allowed to be used within an update".to_string())
     );
 }
+
+/// Timing of the two benchmark pipelines (run with `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn bench_pipelines() {
+    use super::Source;
+    use std::time::Instant;
+    let mut db = Database::new();
+    let tickers = [
+        "MDB", "GOOG", "AAPL", "MSFT", "AMZN", "TSLA", "NVDA", "META",
+    ];
+    {
+        let c = db.collection_mut("trades");
+        for i in 0..100_000i32 {
+            let t = tickers[(i as usize * 7) % tickers.len()];
+            let d = doc! {"_id": i, "type": if i % 3 == 0 { "sell" } else { "buy" }, "ticker": t, "qty": i % 100, "price": f64::from(i % 1000) / 10.0};
+            c.insert("test.trades", d).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let b = db.collection_mut("buckets");
+        for i in 0..10_000i32 {
+            let trades: Vec<Bson> = (0..10)
+                .map(|j| bson!({"ticker": tickers[((i + j) as usize) % tickers.len()], "qty": j, "type": "buy"}))
+                .collect();
+            b.insert(
+                "test.buckets",
+                doc! {"_id": i, "customerId": i % 500, "trades": trades},
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    let run = RunCtx::default();
+    let scope = Scope::new(&run);
+    let Bson::Array(p1) = bson!([{"$match": {"type": "buy"}}, {"$group": {"_id": "$ticker", "total": {"$sum": "$qty"}, "n": {"$sum": 1}}}, {"$sort": {"total": -1}}])
+    else {
+        unreachable!()
+    };
+    let Bson::Array(p2) = bson!([{"$unwind": "$trades"}, {"$group": {"_id": "$trades.ticker", "qty": {"$sum": "$trades.qty"}}}])
+    else {
+        unreachable!()
+    };
+    let Bson::Array(p3) = bson!([{"$match": {"type": "buy"}}, {"$count": "n"}]) else {
+        unreachable!()
+    };
+    let Bson::Array(p4) =
+        bson!([{"$group": {"_id": "$ticker", "total": {"$sum": "$qty"}, "n": {"$sum": 1}}}])
+    else {
+        unreachable!()
+    };
+    let Bson::Array(p5) = bson!([{"$unwind": "$trades"}, {"$count": "n"}]) else {
+        unreachable!()
+    };
+    for (name, coll, stages) in [
+        ("match+group+sort", "trades", p1),
+        ("unwind+group", "buckets", p2),
+        ("match+count", "trades", p3),
+        ("group", "trades", p4),
+        ("unwind+count", "buckets", p5),
+    ] {
+        let t = Instant::now();
+        let p =
+            Pipeline::compile(&stages, &CompileCtx::default()).unwrap_or_else(|e| panic!("{e}"));
+        let mut n = 0;
+        for _ in 0..5 {
+            n = p
+                .run_source(Source::Collection(coll), &mut db, &scope)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .len();
+        }
+        eprintln!("{name}: {n} groups, {:?} per run", t.elapsed() / 5);
+    }
+}

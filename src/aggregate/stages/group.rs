@@ -92,8 +92,8 @@ impl Outputs {
 
 #[derive(Clone, Debug)]
 pub struct Group {
-    key: GroupKey,
-    outputs: Outputs,
+    pub(crate) key: GroupKey,
+    pub(crate) outputs: Outputs,
 }
 
 impl Group {
@@ -225,7 +225,7 @@ impl SortByCount {
         }
         let mut entries = groups.into_entries();
         // Stable: equal counts keep first-seen order.
-        entries.sort_by(|a, b| b.1.cmp(&a.1));
+        entries.sort_by_key(|e| std::cmp::Reverse(e.1));
         Ok(entries
             .into_iter()
             .map(|(key, n)| {

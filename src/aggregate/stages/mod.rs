@@ -11,3 +11,4 @@ pub mod project;
 pub mod redact;
 pub mod simple;
 pub mod unwind;
+pub mod unwind_group;

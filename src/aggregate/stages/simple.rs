@@ -21,7 +21,7 @@ fn non_negative(stage: &str, code: i32, v: &Bson) -> Result<u64> {
             if f.fract() != 0.0 || f.is_nan() {
                 return Err(err(&format!("Expected an integer: {shown}")));
             }
-            if f.abs() >= 9.223372036854775807e18 {
+            if f.abs() >= 9.223_372_036_854_776e18 {
                 return Err(err(&format!(
                     "Cannot represent as a 64-bit integer: {shown}"
                 )));

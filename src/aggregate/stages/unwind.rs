@@ -7,9 +7,9 @@ use bson::{Bson, Document};
 
 #[derive(Clone, Debug)]
 pub struct Unwind {
-    path: FieldPath,
-    index: Option<FieldPath>,
-    preserve: bool,
+    pub(crate) path: FieldPath,
+    pub(crate) index: Option<FieldPath>,
+    pub(crate) preserve: bool,
 }
 
 impl Unwind {
