@@ -41,6 +41,18 @@ pub fn parse_expression(src: &str) -> Result<Node> {
     Ok(node)
 }
 
+/// Functions (`x => …`, `function`) would mean running the user's JavaScript,
+/// which the playground never does; say what to use instead.
+fn js_function_error() -> Error {
+    Error::new(
+        115,
+        "CommandNotSupported",
+        "JavaScript functions (arrow functions, `function`, callbacks for forEach/map) are not \
+         supported: the playground never runs JavaScript. Use aggregation operators instead \
+         (e.g. $project or $addFields with $map, $filter or $reduce)",
+    )
+}
+
 /// JavaScript keywords that start constructs this reader does not handle.
 const UNSUPPORTED_WORDS: &[&str] = &[
     "function",
@@ -316,7 +328,7 @@ impl<'a> Parser<'a> {
             } else if self.tok.is_punct("?.") {
                 return Err(Error::not_supported("optional chaining `?.`").at(self.tok.span));
             } else if self.tok.is_punct("=>") {
-                return Err(Error::not_supported("arrow functions").at(self.tok.span));
+                return Err(js_function_error().at(self.tok.span));
             } else {
                 return Ok(());
             };
@@ -400,6 +412,7 @@ impl<'a> Parser<'a> {
                     "undefined" => NodeKind::Undefined,
                     "NaN" => NodeKind::Value(Bson::Double(f64::NAN)),
                     "Infinity" => NodeKind::Value(Bson::Double(f64::INFINITY)),
+                    "function" => return Err(js_function_error().at(span)),
                     w if UNSUPPORTED_WORDS.contains(&w) => {
                         return Err(Error::not_supported(format!("JavaScript '{w}'")).at(span));
                     }
@@ -421,7 +434,7 @@ impl<'a> Parser<'a> {
     fn parenthesised(&mut self) -> Result<Node> {
         let open = self.bump()?;
         if self.tok.is_punct(")") {
-            return Err(Error::not_supported("arrow functions").at(open.span.to(self.tok.span)));
+            return Err(js_function_error().at(open.span.to(self.tok.span)));
         }
         self.enter(open.span)?;
         let inner = self.expr();
