@@ -215,3 +215,181 @@ fn regex_and_strings() {
         Some("2.50000000000000".to_string())
     );
 }
+
+#[test]
+fn decimal_extremes_do_not_hang_or_panic() {
+    let d = |s: &str| Bson::Decimal128(s.parse().unwrap_or_else(|_| panic!("{s}")));
+    for e in [
+        bson!({"$exp": d("14000")}),
+        bson!({"$exp": d("-14000")}),
+        bson!({"$ln": d("1E6111")}),
+        bson!({"$ln": d("1E-6176")}),
+        bson!({"$log10": d("123.456")}),
+        bson!({"$pow": [d("1.0001"), 10000]}),
+        bson!({"$pow": [d("2"), d("0.5")]}),
+        bson!({"$multiply": [d("1E6111"), d("1E6111")]}),
+        bson!({"$divide": [d("1E-6176"), d("1E6111")]}),
+        bson!({"$mod": [d("1E6111"), 7]}),
+        bson!({"$sqrt": d("2")}),
+        bson!({"$round": [d("1E6111"), 100]}),
+        bson!({"$add": [d("Infinity"), d("-Infinity")]}),
+        bson!({"$dateToString": {"date": Bson::DateTime(bson::DateTime::from_millis(i64::MIN)), "format": "%d"}}),
+        bson!({"$dateAdd": {"startDate": Bson::DateTime(bson::DateTime::from_millis(i64::MAX)), "unit": "year", "amount": 1000}}),
+        bson!({"$dateDiff": {"startDate": Bson::DateTime(bson::DateTime::from_millis(i64::MIN)), "endDate": Bson::DateTime(bson::DateTime::from_millis(i64::MAX)), "unit": "millisecond"}}),
+        bson!({"$dateTrunc": {"date": Bson::DateTime(bson::DateTime::from_millis(i64::MIN)), "unit": "year", "binSize": 7}}),
+        bson!({"$range": [0, 2147483647, 1]}),
+        bson!({"$substrBytes": ["abc", 1, 9223372036854775807i64]}),
+    ] {
+        let start = std::time::Instant::now();
+        let _ = eval_on(e.clone(), doc! {});
+        assert!(
+            start.elapsed().as_secs() < 2,
+            "{e:?} took {:?}",
+            start.elapsed()
+        );
+    }
+    let ln = ev(bson!({"$ln": d("10")}));
+    assert_eq!(ln, Some(d("2.302585092994045684017991454684364")));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn leaf() -> impl Strategy<Value = Bson> {
+        prop_oneof![
+            any::<i32>().prop_map(Bson::Int32),
+            any::<i64>().prop_map(Bson::Int64),
+            any::<f64>().prop_map(Bson::Double),
+            Just(Bson::Null),
+            Just(Bson::Boolean(true)),
+            "[a-z$.%]{0,6}".prop_map(Bson::String),
+            prop_oneof![
+                Just("$a"),
+                Just("$b.c"),
+                Just("$$ROOT"),
+                Just("$$this"),
+                Just("$$value")
+            ]
+            .prop_map(|s| Bson::String(s.to_string())),
+            any::<i64>().prop_map(|m| Bson::DateTime(bson::DateTime::from_millis(m))),
+            prop_oneof![
+                Just("1.5"),
+                Just("-0"),
+                Just("1E6111"),
+                Just("NaN"),
+                Just("-Infinity")
+            ]
+            .prop_map(|s| Bson::Decimal128(s.parse().unwrap_or_else(|_| unreachable!()))),
+        ]
+    }
+
+    fn expr() -> impl Strategy<Value = Bson> {
+        let names: Vec<&'static str> = crate::expr::ops::names().collect();
+        leaf().prop_recursive(3, 24, 4, move |inner| {
+            let names = names.clone();
+            prop_oneof![
+                (
+                    proptest::sample::select(names.clone()),
+                    proptest::collection::vec(inner.clone(), 0..4)
+                )
+                    .prop_map(|(n, args)| Bson::Document(doc! {n: Bson::Array(args)})),
+                (proptest::sample::select(names), inner.clone())
+                    .prop_map(|(n, a)| Bson::Document(doc! {n: a})),
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Bson::Array),
+                (inner.clone(), inner).prop_map(|(a, b)| Bson::Document(
+                    doc! {"input": a, "in": b.clone(), "cond": b, "as": "x"}
+                )),
+            ]
+        })
+    }
+
+    const KEYS: &[&str] = &[
+        "input",
+        "in",
+        "as",
+        "cond",
+        "limit",
+        "vars",
+        "initialValue",
+        "date",
+        "unit",
+        "amount",
+        "startDate",
+        "endDate",
+        "format",
+        "timezone",
+        "n",
+        "sortBy",
+        "inputs",
+        "defaults",
+        "useLongestLength",
+        "regex",
+        "options",
+        "find",
+        "replacement",
+        "field",
+        "value",
+        "to",
+        "onError",
+        "onNull",
+        "branches",
+        "default",
+        "if",
+        "then",
+        "else",
+        "chars",
+        "p",
+        "method",
+        "binSize",
+        "startOfWeek",
+        "dateString",
+        "year",
+        "month",
+        "day",
+        "hour",
+        "isoWeekYear",
+        "iso8601",
+    ];
+
+    /// `{$op: {key: expr, ...}}` with named arguments drawn from every operator's vocabulary.
+    fn named() -> impl Strategy<Value = Bson> {
+        let names: Vec<&'static str> = crate::expr::ops::names().collect();
+        (
+            proptest::sample::select(names),
+            proptest::collection::vec((proptest::sample::select(KEYS.to_vec()), expr()), 0..5),
+        )
+            .prop_map(|(n, kv)| {
+                let mut d = Document::new();
+                for (k, v) in kv {
+                    d.insert(k, v);
+                }
+                Bson::Document(doc! {n: d})
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn named_arguments_never_panic(e in named(), a in leaf()) {
+            let run = RunCtx::default();
+            let scope = Scope::new(&run);
+            if let Ok(x) = Expr::compile(&e, &CompileCtx::default()) {
+                let _ = x.evaluate(&doc! {"a": a.clone(), "b": {"c": a}}, &scope);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn never_panics(e in expr(), a in leaf()) {
+            let run = RunCtx::default();
+            let scope = Scope::new(&run);
+            if let Ok(x) = Expr::compile(&e, &CompileCtx::default()) {
+                let _ = x.evaluate(&doc! {"a": a.clone(), "b": {"c": a.clone()}, "arr": [a]}, &scope);
+            }
+        }
+    }
+}

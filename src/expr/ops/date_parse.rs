@@ -152,10 +152,8 @@ fn parse_free_form(s: &str) -> Result<(Fields, StrZone)> {
             millis,
             ..Fields::default()
         };
-        if m < 1
-            || m > 12
-            || d < 1
-            || d > 31
+        if !(1..=12).contains(&m)
+            || !(1..=31).contains(&d)
             || f.hour > Some(24)
             || f.minute > Some(59)
             || f.second > Some(60)

@@ -250,7 +250,7 @@ pub(crate) fn log10(d: &Dec) -> Dec {
 pub(crate) fn pow(b: &Dec, e: &Dec) -> Dec {
     match (b, e) {
         (Dec::Finite(x), Dec::Finite(y)) => {
-            if y.is_integer() && y.abs() <= BigDecimal::from(10_000) {
+            if y.is_integer() && y.abs() <= 10_000 {
                 let n = i64::try_from(y.with_scale(0).as_bigint_and_exponent().0).unwrap_or(0);
                 let ctx = bigdecimal::Context::default()
                     .with_prec(WORK)

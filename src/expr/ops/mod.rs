@@ -211,6 +211,12 @@ pub(crate) fn lookup(name: &str) -> Option<(&'static str, CompileFn)> {
     OPS.iter().find(|(n, _)| *n == name).map(|(n, f)| (*n, *f))
 }
 
+/// Every operator name (for tests that exercise the whole table).
+#[cfg(test)]
+pub(crate) fn names() -> impl Iterator<Item = &'static str> {
+    OPS.iter().map(|(n, _)| *n)
+}
+
 /// Decimal helpers used by the accumulators.
 pub(crate) fn decimal_add(a: &Dec, b: &Dec) -> Dec {
     decimal::add(a, b)

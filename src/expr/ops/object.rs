@@ -46,6 +46,25 @@ struct GetField {
     input: Node,
 }
 
+/// A `field` argument; a field path there is an error (`{$literal: ...}` is meant).
+fn field_operand(v: &Bson, c: &mut Compiler, code: i32) -> Result<Node> {
+    if let Bson::String(s) = v {
+        if let Some(rest) = s.strip_prefix('$') {
+            let reference = match rest.strip_prefix('$') {
+                Some(var) => format!("${var}"),
+                None => format!("$CURRENT.{rest}"),
+            };
+            return Err(err(
+                code,
+                format!(
+                    "'{reference}' is a field path reference which is not allowed in this context. Did you mean {{$literal: '{reference}'}}?"
+                ),
+            ));
+        }
+    }
+    c.operand(v)
+}
+
 /// The `field` argument: must evaluate to a string.
 fn field_name(cx: &mut Cx, n: &Node, op: &str, code: i32) -> Result<String> {
     match cx.eval(n)? {
@@ -90,7 +109,7 @@ pub(crate) fn c_get_field(_: &'static str, a: &Bson, c: &mut Compiler) -> Result
             let (mut field, mut input) = (None, None);
             for (k, v) in d {
                 match k.as_str() {
-                    "field" => field = Some(c.operand(v)?),
+                    "field" => field = Some(field_operand(v, c, 5654600)?),
                     "input" => input = Some(c.operand(v)?),
                     _ => {
                         return Err(err(
@@ -104,7 +123,7 @@ pub(crate) fn c_get_field(_: &'static str, a: &Bson, c: &mut Compiler) -> Result
                 field.ok_or_else(|| err(3041702, "$getField requires 'field' to be specified"))?;
             (field, input)
         }
-        other => (c.operand(other)?, None),
+        other => (field_operand(other, c, 5654600)?, None),
     };
     match &field {
         Node::Const(Bson::String(_)) | Node::Call(..) | Node::Special(_) => {}
@@ -182,7 +201,7 @@ pub(crate) fn c_set_field(name: &'static str, a: &Bson, c: &mut Compiler) -> Res
     let (mut field, mut input, mut value) = (None, None, None);
     for (k, v) in d {
         match k.as_str() {
-            "field" => field = Some(c.operand(v)?),
+            "field" => field = Some(field_operand(v, c, 4161108)?),
             "input" => input = Some(c.operand(v)?),
             "value" if !unset => value = Some(c.operand(v)?),
             _ => {
@@ -217,8 +236,9 @@ pub(crate) fn c_set_field(name: &'static str, a: &Bson, c: &mut Compiler) -> Res
         _ => {
             return Err(err(
                 4161106,
-                format!("{name} requires 'field' to evaluate to a constant, but got a non-constant argument"),
-            ))
+                // MongoDB names $setField here for $unsetField too.
+                "$setField requires 'field' to evaluate to a constant, but got a non-constant argument",
+            ));
         }
     };
     Ok(Node::Special(Arc::new(SetField {
