@@ -123,6 +123,8 @@ async function run(first = false) {
   }
   lastRun = res;
   render();
+  // On a phone the panes stack: bring the result into view after a run the user asked for.
+  if (!first && window.matchMedia('(max-width: 820px)').matches) $('result-pane').scrollIntoView({ block: 'start' });
   if (!performance.getEntriesByName('mqlplay:first-result').length) performance.mark('mqlplay:first-result');
   const n = res.out.results?.length ?? 0;
   const total = performance.now() - started;
@@ -410,6 +412,7 @@ function setupButtons() {
   }
   // Ctrl/Cmd+Enter runs from anywhere on the page; Esc stops a run.
   document.addEventListener('keydown', (e) => {
+    if (e.defaultPrevented) return; // an editor already handled it (its own Mod-Enter runs)
     if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
       e.preventDefault();
       run();

@@ -9,7 +9,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -142,6 +143,8 @@ test('a typed query runs with Ctrl+Enter and its writes are marked', async () =>
     'db.trades.insertOne({ _id: 7, ticker: "ORCL", side: "buy", qty: 5, price: 120.5 })\ndb.trades.countDocuments()');
   await page.keyboard.press('ControlOrMeta+Enter');
   await waitRuns(page, n + 1);
+  await page.waitForTimeout(300);
+  assert.equal(await runs(page), n + 1, 'one key press, one run');
   const results = await page.$$eval('#result .result pre.shell', (els) => els.map((e) => e.textContent));
   assert.equal(results.length, 2, results.join('\n'));
   assert.match(results[0], /insertedId: 7/);
@@ -255,6 +258,25 @@ test('a broken link says so and leaves the editors as they were', async () => {
   assert.equal(await editorText(broken, 'query-editor'), script);
   await shot(broken, '07-broken-link');
   await broken.close();
+});
+
+test('a link longer than 8 KB is shared with a warning', async () => {
+  const page = await newPage();
+  // Incompressible text (a comment) makes a long link.
+  const noise = randomBytes(9000).toString('base64');
+  const state = { db: 'db = {}', script: `// ${noise}\ndb.c.find()`, now: 1704067200000, seed: 0, view: 'shell' };
+  const link = `v1${deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url')}`;
+  await page.goto(`${origin}/#${link}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.click('#share');
+  await page.waitForSelector('#share-dialog[open]');
+  assert.equal(await page.isVisible('#share-warn'), true);
+  const url = await page.inputValue('#share-url');
+  assert.ok(url.length > 8000, String(url.length));
+  // Any raw-deflate reader opens the page's links: the state round-trips.
+  const decoded = JSON.parse(inflateRawSync(Buffer.from(url.split('#v1')[1], 'base64url')).toString());
+  assert.deepEqual(decoded, state);
+  await page.close();
 });
 
 test('Stop ends a long run and the page keeps working', async () => {
