@@ -14,15 +14,20 @@
 //!   [`Scope::with_vars`]. A name used but not declared is error 17276 at compile time.
 //! - `$$CURRENT` different from `$$ROOT` (`$redact`, `$replaceRoot` chains):
 //!   [`Expr::evaluate_with_current`].
+//! - An object of expressions whose keys must not be operators: [`Expr::compile_object`].
 //! - Truthiness as `$cond`/`$match`-`$expr` use it: [`truthy`].
-//! - Reusable accumulator helpers for `$group`: [`accum`] (`sum_values`, `avg_values`,
-//!   `std_dev`, `min_value`, `max_value`).
-//! - A constant expression (no field paths, no variables) is reported by
-//!   [`Expr::as_constant`].
+//! - Inspecting a compiled expression: [`Expr::as_constant`], [`Expr::as_field_path`].
+//! - Accumulator arithmetic shared with `$group`/`$setWindowFields`: [`accum`]
+//!   (`Sum` for `$sum`/`$avg` with MongoDB's result types, `StdDev`, and the helpers
+//!   `sum_values`, `avg_values`, `std_dev`, `min_value`, `max_value`).
+//! - `$rand` draws from [`Scope::next_random`], seeded from `RunCtx::seed`.
 //!
-//! Internals: `compile` turns the BSON into a [`eval::Node`] tree (operators resolved
-//! through the static table in `ops::mod`), `eval` walks it, `path` reads field
-//! paths by borrowing.
+//! Internals: `compile` turns the BSON into an `eval::Node` tree (operator names
+//! resolved once through the static table in `ops/mod.rs`; constant subtrees of
+//! literals are folded), `eval` walks it (`Call` nodes are function pointers,
+//! `Special` nodes are operators with named arguments or variables), `path` reads
+//! field paths by borrowing and clones only the value found. Local variables
+//! (`$let`, `$map`, `$filter`, `$reduce`) are slots resolved at compile time.
 pub mod accum;
 mod compile;
 mod eval;

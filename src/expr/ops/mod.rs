@@ -12,6 +12,7 @@ pub(crate) mod date;
 mod date_arith;
 mod date_ops;
 pub(crate) mod date_parse;
+mod date_string;
 pub(crate) mod decimal;
 mod misc;
 mod object;
