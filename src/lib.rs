@@ -5,6 +5,7 @@
 
 pub mod aggregate;
 pub mod bench_api;
+pub mod budget;
 pub mod config;
 pub mod context;
 pub mod engine;
@@ -61,6 +62,7 @@ pub fn load_database(db_text: &str, run: &RunCtx) -> Result<Database> {
         for doc in docs {
             let doc = db
                 .prepare_insert(doc)
+                .and_then(|doc| Database::check_insert(&doc).map(|()| doc))
                 .map_err(|e| e.in_source(Source::Database))?;
             db.collection_mut(&name)
                 .insert(&namespace, doc)
@@ -72,6 +74,7 @@ pub fn load_database(db_text: &str, run: &RunCtx) -> Result<Database> {
 
 /// Run a script against a fresh database built from the configuration.
 pub fn run(db_text: &str, script: &str, run: &RunCtx) -> RunOutput {
+    let _budget = budget::start_run();
     let mut results = Vec::new();
     let mut db = match load_database(db_text, run) {
         Ok(db) => db,

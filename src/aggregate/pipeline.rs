@@ -421,6 +421,7 @@ pub(crate) fn run_stages<'a>(
                 }
                 let mut out = Vec::with_capacity(docs.len());
                 for d in &docs {
+                    crate::budget::check()?;
                     u.apply(d, &mut out);
                 }
                 owned(out)
@@ -454,6 +455,7 @@ pub(crate) fn run_stages<'a>(
             // Validated to be last; the caller writes.
             Stage::Out(_) | Stage::Merge(_) => docs,
         };
+        crate::budget::check()?;
     }
     Ok(docs)
 }

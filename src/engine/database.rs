@@ -275,6 +275,31 @@ impl Database {
         Ok(out)
     }
 
+    /// Refuse a document to insert as the server does (insert.cpp's
+    /// fixDocumentForInsert): over 16 MiB, or nested deeper than 180 levels
+    /// (the limits updates enforce too, see `update::values`).
+    pub fn check_insert(doc: &Document) -> Result<()> {
+        use crate::update::values::{doc_levels, doc_size, MAX_DEPTH, MAX_DOC_SIZE};
+        let size = doc_size(doc);
+        if size > MAX_DOC_SIZE {
+            return Err(Error::new(
+                10334,
+                "BSONObjectTooLarge",
+                format!(
+                    "object to insert too large. size in bytes: {size}, max size: {MAX_DOC_SIZE}"
+                ),
+            ));
+        }
+        if doc_levels(doc) > MAX_DEPTH {
+            return Err(Error::new(
+                45,
+                "Overflow",
+                format!("cannot insert document because it exceeds {MAX_DEPTH} levels of nesting"),
+            ));
+        }
+        Ok(())
+    }
+
     /// `test.<name>`
     pub fn namespace(name: &str) -> String {
         format!("{DB_NAME}.{name}")

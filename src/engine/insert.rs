@@ -44,7 +44,9 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
     for doc in docs {
         let doc = session.db.prepare_insert(doc).map_err(|e| e.at(arg.span))?;
         let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
-        match session.db.collection_mut(coll).insert(&namespace, doc) {
+        let inserted = Database::check_insert(&doc)
+            .and_then(|()| session.db.collection_mut(coll).insert(&namespace, doc));
+        match inserted {
             Ok(()) => ids.push(id),
             Err(e) => {
                 // Ordered inserts stop at the first failure; what was inserted stays.

@@ -65,6 +65,13 @@ impl<'a> Cx<'a> {
     }
 
     pub fn eval(&mut self, node: &Node) -> Result<Value> {
+        let value = self.eval_node(node)?;
+        // Every value an expression builds passes here: the run's memory budget.
+        crate::budget::check()?;
+        Ok(value)
+    }
+
+    fn eval_node(&mut self, node: &Node) -> Result<Value> {
         match node {
             Node::Const(v) => Ok(Some(v.clone())),
             Node::Missing => Ok(None),

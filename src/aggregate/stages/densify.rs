@@ -231,9 +231,12 @@ impl Densify {
             eof: false,
         };
         for doc in docs {
+            // Each document may be preceded by many generated ones: the run's memory budget.
+            crate::budget::check()?;
             m.next(doc.into_owned())?;
         }
         m.exhausted()?;
+        crate::budget::check()?;
         Ok(m.out)
     }
 

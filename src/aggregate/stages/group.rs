@@ -120,6 +120,8 @@ impl Group {
     {
         let mut groups: KeyMap<Vec<State>> = KeyMap::new();
         for doc in docs {
+            // `$push`/`$addToSet` states grow with every document: the run's memory budget.
+            crate::budget::check()?;
             let key = self.key.eval(doc, scope)?;
             let i = groups.try_position_or_insert(&key, || self.outputs.start(&key, scope))?;
             if let Some(states) = groups.value_at_mut(i) {

@@ -221,6 +221,8 @@ impl Lookup {
             .map(|(_, f)| ForeignIndex::build(foreign, f));
         let mut out = Vec::with_capacity(docs.len());
         for doc in docs {
+            // Each document may get the whole foreign collection: the run's memory budget.
+            crate::budget::check()?;
             // A pipeline starting with $documents supplies the foreign
             // documents itself; the join applies to what it produces.
             if let Some(p) = self.pipeline.as_ref().filter(|p| p.starts_with_documents()) {
@@ -428,6 +430,7 @@ impl GraphLookup {
         };
         let mut out = Vec::with_capacity(docs.len());
         for doc in docs {
+            crate::budget::check()?;
             let mut frontier: Vec<Bson> = Vec::new();
             match self.start_with.eval(&doc, scope)? {
                 Some(v) => match v.into_owned() {

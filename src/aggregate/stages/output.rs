@@ -69,6 +69,8 @@ fn prepared(db: &Database, docs: Vec<Document>, ns: &str) -> Result<Vec<Document
     let mut out = Vec::with_capacity(docs.len());
     for d in docs {
         let d = db.prepare_insert(d)?;
+        // Written documents obey the insert limits (16 MiB, 180 levels).
+        Database::check_insert(&d)?;
         let id = d.get("_id").cloned().unwrap_or(Bson::Null);
         if !ids.insert_new(&id, || ()) {
             return Err(duplicate_id_error(ns, &id));
@@ -322,6 +324,7 @@ impl Merge {
                         ));
                     }
                     let new = if new.contains_key("_id") { new } else { db.prepare_insert(new)? };
+                    Database::check_insert(&new)?;
                     target.replace(&ns, i, new)?;
                 }
                 None => match self.not_matched {
@@ -334,6 +337,7 @@ impl Merge {
                     }
                     WhenNotMatched::Insert => {
                         let doc = db.prepare_insert(doc)?;
+                        Database::check_insert(&doc)?;
                         let at = target.len();
                         let k = self.key_of(&doc).unwrap_or(Bson::Null);
                         target.insert(&ns, doc)?;

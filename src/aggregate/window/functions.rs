@@ -339,6 +339,8 @@ impl Func {
                     for d in docs {
                         acc.add(&mut st, d, scope)?;
                         out.push(Some(acc.result(&st)));
+                        // A running `$push` holds n² values: the run's memory budget.
+                        crate::budget::check()?;
                     }
                     return Ok(out);
                 }
@@ -350,6 +352,7 @@ impl Func {
                         }
                     }
                     out.push(Some(acc.result(&st)));
+                    crate::budget::check()?;
                 }
             }
             Func::DocumentNumber => out.extend((1..=n).map(|i| Some(count_value(i)))),

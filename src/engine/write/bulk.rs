@@ -130,6 +130,7 @@ fn run_op(
                 return Err(Error::type_mismatch("insertOne.document must be an object"));
             };
             let doc = session.db.prepare_insert(doc.clone())?;
+            Database::check_insert(&doc)?;
             let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
             session.db.collection_mut(coll).insert(&Database::namespace(coll), doc)?;
             totals.inserted += 1;

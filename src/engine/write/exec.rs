@@ -136,6 +136,8 @@ fn update_targets(
     }
     let c = db.collection_mut(coll);
     for (i, pos) in targets {
+        // Every document may grow up to 16 MiB: the run's memory budget.
+        crate::budget::check()?;
         w.matched += 1;
         let (changed, before) = apply_one(c, &ns, i, pos, update, scope, keep)?;
         if changed {

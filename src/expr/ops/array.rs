@@ -347,6 +347,7 @@ fn range(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
             ),
         ));
     }
+    crate::budget::reserve(crate::budget::bytes_for::<Bson>(count as usize))?;
     let mut out = Vec::with_capacity(count as usize);
     let mut cur = i64::from(start);
     for _ in 0..count {

@@ -1,15 +1,16 @@
 //! `$regexFind`, `$regexFindAll`, `$regexMatch` with the `regex` crate.
-//! MongoDB uses PCRE; patterns needing what the crate lacks (backreferences,
-//! lookaround, atomic groups, possessive quantifiers, recursion) give a
-//! not-supported error naming the feature. Options: i, m, s, x (u is accepted).
+//! MongoDB uses PCRE; patterns are translated by the query's `$regex`
+//! translation (`query::translate_regex`), so what the crate lacks
+//! (backreferences, lookaround, atomic groups, possessive quantifiers,
+//! recursion) gives the same not-supported error naming the feature. Options: i, m, s, x (u is accepted).
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/regexFind/
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::expr::compile::Compiler;
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{err, nullish, Value};
 use crate::output::shell::type_name;
 use bson::{Bson, Document};
-use regex::Regex;
+use regex::{Regex, RegexBuilder};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,41 +33,6 @@ struct RegexOp {
     mode: Mode,
     input: Node,
     pattern: Pattern,
-}
-
-/// A PCRE feature the regex crate does not have, if the pattern uses one.
-fn unsupported_feature(p: &str) -> Option<&'static str> {
-    let b = p.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => {
-                match b.get(i + 1) {
-                    Some(d) if d.is_ascii_digit() && *d != b'0' => return Some("backreferences"),
-                    Some(b'k') | Some(b'g') => return Some("backreferences"),
-                    Some(b'G') => return Some("the \\G anchor"),
-                    _ => {}
-                }
-                i += 2;
-                continue;
-            }
-            b'(' if b.get(i + 1) == Some(&b'?') => match (b.get(i + 2), b.get(i + 3)) {
-                (Some(b'='), _) | (Some(b'!'), _) => return Some("lookahead assertions"),
-                (Some(b'<'), Some(b'=')) | (Some(b'<'), Some(b'!')) => {
-                    return Some("lookbehind assertions")
-                }
-                (Some(b'>'), _) => return Some("atomic groups"),
-                (Some(b'R'), _) | (Some(b'0'..=b'9'), _) => return Some("recursion"),
-                _ => {}
-            },
-            b'+' if i > 0 && matches!(b[i - 1], b'*' | b'+' | b'?' | b'}') => {
-                return Some("possessive quantifiers")
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }
 
 fn compile_regex(name: &str, pattern: &str, options: &str) -> Result<Regex> {
@@ -95,15 +61,27 @@ fn compile_regex(name: &str, pattern: &str, options: &str) -> Result<Regex> {
             }
         }
     }
+    // The query's translation: PCRE-only syntax rewritten, features the crate
+    // lacks refused with an error naming them.
+    let translated =
+        crate::query::translate_regex(pattern, flags.contains('x'), flags.contains('m')).map_err(
+            |e| {
+                if e.code == 51091 {
+                    err(51111, format!("Invalid Regex in {name}: {}", e.message))
+                } else {
+                    e
+                }
+            },
+        )?;
     let full = if flags.is_empty() {
-        pattern.to_string()
+        translated
     } else {
-        format!("(?{flags}){pattern}")
+        format!("(?{flags}){translated}")
     };
-    Regex::new(&full).map_err(|e| {
-        if let Some(f) = unsupported_feature(pattern) {
-            Error::not_supported(format!("{f} in regular expressions ({name})"))
-        } else {
+    RegexBuilder::new(&full)
+        .size_limit(crate::query::REGEX_SIZE_LIMIT)
+        .build()
+        .map_err(|e| {
             err(
                 51111,
                 format!(
@@ -111,8 +89,7 @@ fn compile_regex(name: &str, pattern: &str, options: &str) -> Result<Regex> {
                     e.to_string().lines().last().unwrap_or("invalid pattern")
                 ),
             )
-        }
-    })
+        })
 }
 
 /// Validate 'regex'/'options' values and compile; None when the regex is null.

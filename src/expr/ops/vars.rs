@@ -272,6 +272,14 @@ impl Special for Reduce {
             cx.set_local(self.this_slot, Some(item));
             cx.set_local(self.value_slot, acc.take());
             match cx.eval(&self.body) {
+                Ok(v) if v.as_ref().is_some_and(too_deep) => {
+                    result = Err(crate::error::Error::new(
+                        45,
+                        "Overflow",
+                        format!("$reduce built a value nested more than {MAX_VALUE_DEPTH} levels deep, MongoDB's limit for BSON"),
+                    ));
+                    break;
+                }
                 Ok(v) => acc = v,
                 Err(e) => {
                     result = Err(e);
@@ -323,4 +331,28 @@ pub(crate) fn c_reduce(_: &'static str, a: &Bson, c: &mut Compiler) -> Result<No
         value_slot,
         body: body?,
     })))
+}
+
+/// BSONDepth::kDefaultMaxAllowableDepth. `$reduce` is the one expression that
+/// feeds its result back into itself, so only it can nest a value without
+/// bound (`in: {a: '$$value'}`); deeper values would overflow the stack of
+/// everything that walks them.
+const MAX_VALUE_DEPTH: usize = 200;
+
+/// Whether a value has more than MAX_VALUE_DEPTH levels of non-empty containers.
+fn too_deep(v: &Bson) -> bool {
+    fn deeper(v: &Bson, budget: usize) -> bool {
+        let nested = |c: &Bson, left: usize| {
+            matches!(c, Bson::Document(_) | Bson::Array(_)) && deeper(c, left)
+        };
+        match (v, budget.checked_sub(1)) {
+            (Bson::Document(d), _) if d.is_empty() => false,
+            (Bson::Array(a), _) if a.is_empty() => false,
+            (Bson::Document(_) | Bson::Array(_), None) => true,
+            (Bson::Document(d), Some(left)) => d.values().any(|c| nested(c, left)),
+            (Bson::Array(a), Some(left)) => a.iter().any(|c| nested(c, left)),
+            _ => false,
+        }
+    }
+    deeper(v, MAX_VALUE_DEPTH)
 }

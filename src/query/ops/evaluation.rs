@@ -44,7 +44,7 @@ impl RegexPred {
             format!("(?{flags}){translated}")
         };
         let re = regex::RegexBuilder::new(&full)
-            .size_limit(1 << 22)
+            .size_limit(super::regex_syntax::REGEX_SIZE_LIMIT)
             .build()
             .map_err(|e| {
                 Error::location(

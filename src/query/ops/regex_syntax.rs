@@ -13,6 +13,10 @@ fn unsupported(feature: &str) -> Error {
     )
 }
 
+/// Largest compiled program accepted (the crate's default is 10 MiB): keeps
+/// `a{1000}{1000}`-style patterns from taking seconds and megabytes to compile.
+pub(crate) const REGEX_SIZE_LIMIT: usize = 1 << 22;
+
 /// Translate a PCRE pattern; `extended` and `multiline` are the `x` and `m` options.
 pub(crate) fn translate(pattern: &str, extended: bool, multiline: bool) -> Result<String> {
     let chars: Vec<char> = pattern.chars().collect();
@@ -281,6 +285,9 @@ fn group_open(chars: &[char], i: usize, out: &mut String) -> Result<usize> {
         return Err(unsupported(
             "lookahead or lookbehind assertions ((?=, (?!, (?<=, (?<!)",
         ));
+    }
+    if lookaround("P=") {
+        return Err(unsupported("named backreferences ((?P=name))"));
     }
     if lookaround(">") {
         return Err(unsupported("atomic groups ((?>...))"));

@@ -1,0 +1,160 @@
+//! The memory budget of a run. A script may build values (`$range`, `$push`
+//! or `$concatArrays` in a `$reduce`, self-joining `$lookup`s, `$densify`)
+//! until the run holds more than [`LIMIT`] bytes; then it stops with a clear
+//! error instead of exhausting the tab's memory (a wasm instance that fails to
+//! grow its memory traps) or the machine's.
+//!
+//! The measure is exact and cheap: the global allocator counts the heap bytes
+//! each thread holds (a thread-local add per allocation), and the engine
+//! compares that count with the run's limit only where values grow:
+//! expression results (`Cx::eval`), the per-document loops of stages and
+//! writes that multiply or grow documents, and before building a large array
+//! in one go ([`reserve`]).
+use crate::error::{Error, Result};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// Heap bytes one run may add to what its thread held when it started.
+pub const LIMIT: usize = 512 * 1024 * 1024;
+
+thread_local! {
+    /// Bytes allocated minus bytes freed on this thread (signed: a value
+    /// allocated elsewhere may be freed here).
+    static HELD: Cell<isize> = const { Cell::new(0) };
+    /// The `HELD` count at which the current run stops; `isize::MAX` outside runs.
+    static STOP_AT: Cell<isize> = const { Cell::new(isize::MAX) };
+}
+
+/// The system allocator, counting.
+struct Counting;
+
+fn add(n: usize) {
+    // `try_with`: never fails for a const-initialised Cell, but an allocator must not panic.
+    let _ = HELD.try_with(|h| h.set(h.get().wrapping_add(n as isize)));
+}
+
+fn sub(n: usize) {
+    let _ = HELD.try_with(|h| h.set(h.get().wrapping_sub(n as isize)));
+}
+
+// SAFETY: every call is forwarded to `System` unchanged; the counting has no
+// effect on the memory handed out.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            add(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if !p.is_null() {
+            add(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        sub(layout.size());
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            sub(layout.size());
+            add(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Heap bytes this thread holds.
+pub fn held() -> isize {
+    HELD.with(Cell::get)
+}
+
+/// Ends the run's budget (restoring an enclosing run's) when dropped.
+pub struct RunBudget {
+    previous: isize,
+}
+
+/// Start a run: from now until the guard drops, [`check`] fails once this
+/// thread holds [`LIMIT`] more bytes than now.
+pub fn start_run() -> RunBudget {
+    let previous = STOP_AT.with(Cell::get);
+    let stop = held().saturating_add(LIMIT as isize).min(previous);
+    STOP_AT.with(|s| s.set(stop));
+    RunBudget { previous }
+}
+
+impl Drop for RunBudget {
+    fn drop(&mut self) {
+        STOP_AT.with(|s| s.set(self.previous));
+    }
+}
+
+fn exceeded() -> Error {
+    Error::new(
+        146,
+        "ExceededMemoryLimit",
+        format!(
+            "the run needs more than {} MiB of memory, mqlplay's limit for one run; \
+             a $range, $push, $lookup or $densify probably builds far more values than intended",
+            LIMIT >> 20
+        ),
+    )
+}
+
+/// Fail if the run has used up its budget. One thread-local read and a
+/// comparison: cheap enough for every expression evaluation.
+#[inline]
+pub fn check() -> Result<()> {
+    if held() > STOP_AT.with(Cell::get) {
+        return Err(exceeded());
+    }
+    Ok(())
+}
+
+/// Fail if allocating `bytes` more would exceed the budget (before building
+/// a large value in one go).
+pub fn reserve(bytes: usize) -> Result<()> {
+    let after = held().saturating_add(bytes.min(isize::MAX as usize) as isize);
+    if after > STOP_AT.with(Cell::get) {
+        return Err(exceeded());
+    }
+    Ok(())
+}
+
+/// Bytes for `n` values of type `T` (for [`reserve`]).
+pub fn bytes_for<T>(n: usize) -> usize {
+    n.saturating_mul(std::mem::size_of::<T>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_limits() {
+        let before = held();
+        let v: Vec<u8> = Vec::with_capacity(1 << 20);
+        assert!(held() - before >= 1 << 20);
+        drop(v);
+        assert!(held() - before < 1 << 10);
+        {
+            let _run = start_run();
+            assert!(check().is_ok());
+            assert!(reserve(LIMIT + 1).is_err());
+            let e = reserve(LIMIT * 2).err().map(|e| e.code_name.to_string());
+            assert_eq!(e.as_deref(), Some("ExceededMemoryLimit"));
+        }
+        // Outside a run nothing is limited.
+        assert!(reserve(LIMIT * 4).is_ok());
+    }
+}

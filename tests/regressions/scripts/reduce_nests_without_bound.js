@@ -1,0 +1,1 @@
+db.aggregate([{$documents: [{}]}, {$project: {a: {$reduce: {input: {$range: [0, 100000]}, initialValue: {}, in: {a: '$$value'}}}}}])
