@@ -6,7 +6,7 @@ use super::key::KeyMap;
 use super::numbers::{big_to_bson, to_big, SumState, Width};
 use super::operand::Operand;
 use crate::error::{Error, Result};
-use crate::expr::{CompileCtx, Scope};
+use crate::expr::{CompileCtx, Expr, Scope};
 use crate::output::shell::type_name;
 use crate::query::sort::SortSpec;
 use crate::value::{compare, numeric::to_f64};
@@ -35,6 +35,7 @@ pub enum Kind {
     LastN,
     MaxN,
     MinN,
+    Quantile,
 }
 
 /// A compiled accumulator.
@@ -48,6 +49,8 @@ pub struct Accumulator {
     /// `sortBy` of `$top`/`$bottom`(N): the sort paths as operands, and a
     /// spec over the generated key fields `k0, k1, ...`.
     sort: Option<(Vec<Operand>, SortSpec)>,
+    /// `$median`/`$percentile`: the expression form, applied to the collected values.
+    quantile: Option<Expr>,
 }
 
 /// Per-group state.
@@ -92,16 +95,12 @@ const NAMES: &[(&str, Kind)] = &[
     ("$lastN", Kind::LastN),
     ("$maxN", Kind::MaxN),
     ("$minN", Kind::MinN),
+    ("$median", Kind::Quantile),
+    ("$percentile", Kind::Quantile),
 ];
 
 /// Accumulators MongoDB has that the playground does not implement.
-const UNSUPPORTED: &[&str] = &[
-    "$accumulator",
-    "$median",
-    "$percentile",
-    "$concatArrays",
-    "$setUnion",
-];
+const UNSUPPORTED: &[&str] = &["$accumulator", "$concatArrays", "$setUnion"];
 
 /// Is `name` an accumulator this module knows?
 pub fn is_accumulator(name: &str) -> bool {
@@ -167,6 +166,7 @@ impl Accumulator {
             input: Operand::Const(Bson::Int32(1)),
             n: None,
             sort: None,
+            quantile: None,
         };
         match kind {
             _ if name == "$count" => match arg {
@@ -180,6 +180,7 @@ impl Accumulator {
             Kind::Top | Kind::Bottom | Kind::TopN | Kind::BottomN => {
                 acc.compile_top_bottom(name, arg, ctx)?
             }
+            Kind::Quantile => acc.compile_quantile(name, arg, ctx)?,
             Kind::FirstN | Kind::LastN | Kind::MaxN | Kind::MinN => {
                 let Bson::Document(d) = arg else {
                     return Err(Error::location(
@@ -276,6 +277,34 @@ impl Accumulator {
         Ok(())
     }
 
+    /// `$median: {input, method}` / `$percentile: {input, p, method}`: the
+    /// values are collected, then the expression form (same validation, same
+    /// computation) runs over them.
+    fn compile_quantile(&mut self, name: &str, arg: &Bson, ctx: &CompileCtx) -> Result<()> {
+        let Bson::Document(d) = arg else {
+            return Err(Error::location(
+                7436100,
+                format!(
+                    "specification must be an object; found {}",
+                    crate::output::shell::inline(arg)
+                ),
+            ));
+        };
+        let mut spec = Document::new();
+        for (k, v) in d {
+            if k == "input" {
+                self.input = Operand::compile(v, ctx)?;
+                spec.insert("input", "$values");
+            } else {
+                spec.insert(k.clone(), v.clone());
+            }
+        }
+        let mut outer = Document::new();
+        outer.insert(name, spec);
+        self.quantile = Some(Expr::compile(&Bson::Document(outer), ctx)?);
+        Ok(())
+    }
+
     /// The per-document argument.
     pub fn input(&self) -> &Operand {
         &self.input
@@ -312,6 +341,7 @@ impl Accumulator {
             Kind::Top | Kind::Bottom | Kind::TopN | Kind::BottomN => {
                 State::Sorted(Vec::new(), self.eval_n(key, scope)?)
             }
+            Kind::Quantile => State::List(Vec::new()),
             Kind::FirstN | Kind::LastN | Kind::MaxN | Kind::MinN => {
                 State::Limited(Vec::new(), self.eval_n(key, scope)?)
             }
@@ -518,6 +548,7 @@ impl Accumulator {
             State::Sum(s) => s.result(),
             State::Avg(s, count) => avg(s, *count),
             State::Extreme(v) => v.clone().unwrap_or(Bson::Null),
+            State::List(items) if self.kind == Kind::Quantile => self.quantile_of(items),
             State::List(items) | State::Limited(items, _) => Bson::Array(items.clone()),
             State::Set(set) => Bson::Array(set.entries().iter().map(|(k, _)| k.clone()).collect()),
             State::Single(v) => v.clone().unwrap_or(Bson::Null),
@@ -540,6 +571,22 @@ impl Accumulator {
                 }
             }
         }
+    }
+}
+
+impl Accumulator {
+    fn quantile_of(&self, items: &[Bson]) -> Bson {
+        let Some(expr) = &self.quantile else {
+            return Bson::Null;
+        };
+        let run = crate::context::RunCtx::default();
+        let scope = Scope::new(&run);
+        let mut doc = Document::new();
+        doc.insert("values", Bson::Array(items.to_vec()));
+        expr.evaluate(&doc, &scope)
+            .ok()
+            .flatten()
+            .unwrap_or(Bson::Null)
     }
 }
 

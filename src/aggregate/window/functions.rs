@@ -277,8 +277,8 @@ impl Func {
                 no_window("$locf")?;
                 Func::Locf(Operand::compile(arg, ctx)?)
             }
-            "$covariancePop" | "$covarianceSamp" | "$percentile" | "$median" | "$minMaxScaler"
-            | "$concatArrays" | "$setUnion" => {
+            "$covariancePop" | "$covarianceSamp" | "$minMaxScaler" | "$concatArrays"
+            | "$setUnion" => {
                 return Err(Error::not_supported(format!("the {name} window function")))
             }
             _ => {
