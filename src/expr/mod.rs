@@ -3,10 +3,16 @@
 //! pipeline stages and pipeline updates all use it.
 //!
 //! # Using it
-//! ```ignore
+//! ```
+//! # use mqlplay::expr::{CompileCtx, Expr, Scope};
+//! # use bson::{bson, doc, Bson};
+//! let spec = bson!({ "$add": ["$a", 1] });
 //! let expr = Expr::compile(&spec, &CompileCtx::default())?;   // names resolved, args checked
+//! let run = mqlplay::RunCtx::default();
 //! let scope = Scope::new(&run);                               // $$NOW, $rand seed
-//! let out: Option<Bson> = expr.evaluate(&doc, &scope)?;       // None = missing
+//! let out: Option<Bson> = expr.evaluate(&doc! { "a": 2 }, &scope)?; // None = missing
+//! assert_eq!(out, Some(Bson::Int32(3)));
+//! # Ok::<(), mqlplay::Error>(())
 //! ```
 //! - User variables (the `let` option of `aggregate`/`update`/`find`, `$lookup`'s `let`):
 //!   declare their names at compile time with [`CompileCtx::with_variables`] (or push
