@@ -203,8 +203,24 @@ fn key_at<'a>(path: &FieldPath, subject: Subject<'a>, ascending: bool) -> Bson {
     match found {
         Some(v) => v.clone(),
         None if saw_missing => Bson::Null,
-        // Only empty arrays (or arrays without sub-documents) on the path: below null.
-        None => Bson::Undefined,
+        // Nothing found: an empty array at the end of the path sorts below
+        // null (as undefined does); arrays of scalars before the end are null.
+        None => {
+            let mut empty = false;
+            let mut check = |v: Option<&'a Bson>, _: Option<usize>| {
+                empty |= matches!(v, Some(Bson::Array(a)) if a.is_empty());
+                empty
+            };
+            match subject {
+                Subject::Doc(d) => path.visit(d, LeafArrays::NoTraversal, &mut check),
+                Subject::Value(v) => path.visit_value(v, LeafArrays::NoTraversal, &mut check),
+            };
+            if empty {
+                Bson::Undefined
+            } else {
+                Bson::Null
+            }
+        }
     }
 }
 
