@@ -13,8 +13,11 @@ fn to_js(value: &serde_json::Value) -> Result<JsValue, JsError> {
 
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run
 /// reproducible (the page stores them in its state). Returns
-/// `{results, collections, error?, shell: [...], collectionsShell: {name: [...]}}` with
-/// relaxed Extended JSON values, plus each result and document printed in mongosh's format.
+/// `{results, collections, error?, shell, collectionsShell, initial}` with relaxed
+/// Extended JSON values: `shell` is each result printed in mongosh's format; for each
+/// collection the script changed (created, modified or dropped), `collectionsShell`
+/// holds its final documents printed the same way and `initial` its documents as the
+/// configuration built them, so the page can mark inserted, changed and removed ones.
 #[wasm_bindgen]
 pub fn run(db: &str, script: &str, now_millis: f64, seed: f64) -> Result<JsValue, JsError> {
     let run = RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64);
@@ -27,18 +30,61 @@ pub fn run(db: &str, script: &str, now_millis: f64, seed: f64) -> Result<JsValue
             .map(|r| crate::output::shell::print(r).into())
             .collect();
         obj.insert("shell".into(), serde_json::Value::Array(shell));
-        // Each collection's documents in mongosh's format, for the page's diff view.
-        let mut colls = serde_json::Map::new();
-        for (name, docs) in &out.collections {
-            let printed: Vec<serde_json::Value> = docs
-                .iter()
-                .map(|d| crate::output::shell::print(&bson::Bson::Document(d.clone())).into())
-                .collect();
-            colls.insert(name.clone(), serde_json::Value::Array(printed));
-        }
-        obj.insert("collectionsShell".into(), serde_json::Value::Object(colls));
+        let (printed, initial) = changed_collections(db, &run, &out);
+        obj.insert(
+            "collectionsShell".into(),
+            serde_json::Value::Object(printed),
+        );
+        obj.insert("initial".into(), serde_json::Value::Object(initial));
     }
     to_js(&json)
+}
+
+/// The collections a run changed: their final documents in shell format, and their
+/// initial documents (rebuilt from the configuration with the same instant and seed,
+/// so generated `_id`s match). Unchanged collections are left out: nothing to print.
+fn changed_collections(
+    db: &str,
+    run: &RunCtx,
+    out: &crate::RunOutput,
+) -> (
+    serde_json::Map<String, serde_json::Value>,
+    serde_json::Map<String, serde_json::Value>,
+) {
+    let mut printed = serde_json::Map::new();
+    let mut initial = serde_json::Map::new();
+    let Ok(start) = crate::load_database(db, run) else {
+        return (printed, initial); // the run reported the configuration's error
+    };
+    let relaxed = |docs: &[bson::Document]| -> serde_json::Value {
+        docs.iter()
+            .map(|d| {
+                crate::output::extjson::to_json(&bson::Bson::Document(d.clone()), Mode::Relaxed)
+            })
+            .collect()
+    };
+    let before: std::collections::HashMap<&str, &[bson::Document]> =
+        start.collections().map(|(n, c)| (n, c.docs())).collect();
+    for (name, docs) in &out.collections {
+        let old = before.get(name.as_str());
+        if old.is_some_and(|old| *old == docs.as_slice()) {
+            continue;
+        }
+        let shell: Vec<serde_json::Value> = docs
+            .iter()
+            .map(|d| crate::output::shell::print(&bson::Bson::Document(d.clone())).into())
+            .collect();
+        printed.insert(name.clone(), serde_json::Value::Array(shell));
+        if let Some(old) = old {
+            initial.insert(name.clone(), relaxed(old));
+        }
+    }
+    for (name, old) in &before {
+        if !out.collections.iter().any(|(n, _)| n == name) {
+            initial.insert((*name).to_string(), relaxed(old)); // dropped
+        }
+    }
+    (printed, initial)
 }
 
 /// Format a script or configuration: `{text}` or `{error}`.

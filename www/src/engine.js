@@ -92,7 +92,7 @@ export const encodeLink = (state) => pure(encode_link, JSON.stringify(state));
 export const decodeLink = (fragment) => pure(decode_link, fragment);
 
 /**
- * Runs scripts in a worker. `run()` resolves with {out, base, stmts, ms} or
+ * Runs scripts in a worker. `run()` resolves with {out, stmts, ms, check} or
  * {stopped: 'stop'|'timeout'|'crash', message}. One run at a time: a new run
  * replaces the one in progress.
  */

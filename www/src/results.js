@@ -3,6 +3,7 @@
 // Everything is built with createElement/textContent: no HTML from data, ever.
 
 const MAX_TEXT = 1_000_000; // characters of one result shown before "truncated"
+const MAX_MARKED = 200; // changed documents shown per collection before folding the rest
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -119,10 +120,12 @@ function renderValue(view, shell, ejson) {
 
 const keyOf = (doc) => JSON.stringify(doc && typeof doc === 'object' ? doc._id : undefined);
 
-/** Compare final collections with the configuration's: which documents were inserted, changed, removed. */
-export function diffCollections(base, final) {
+/**
+ * Mark what a run did to the collections it changed (`names`): each final document is
+ * inserted (its `_id` was not there), changed, or unchanged; documents gone are removed.
+ */
+export function diffCollections(base, final, names) {
   const out = [];
-  const names = new Set([...Object.keys(base), ...Object.keys(final)]);
   for (const name of names) {
     const before = base[name];
     const after = final[name];
@@ -155,11 +158,11 @@ function docRow(view, shell, ejson, mark) {
 // --- the pane ---------------------------------------------------------------
 
 /**
- * Render a run: `{out, base, stmts, ms}` from the worker. `onErrorClick` jumps to the error.
+ * Render a run: `{out, stmts, ms}` from the worker. `onErrorClick` jumps to the error.
  */
 export function renderRun(container, view, run, { onErrorClick } = {}) {
   container.replaceChildren();
-  const { out, base, stmts } = run;
+  const { out, stmts } = run;
   const results = out.results ?? [];
   results.forEach((ejson, i) => {
     const stmt = stmts?.[i];
@@ -175,8 +178,10 @@ export function renderRun(container, view, run, { onErrorClick } = {}) {
   if (results.length === 0 && !out.error) {
     container.append(el('p', { class: 'muted empty', text: 'The script ran without results (only assignments or nothing to run).' }));
   }
-  if (base && !base.error) {
-    const changes = diffCollections(base.collections ?? {}, out.collections ?? {});
+  // The engine lists only the collections the script changed, with their initial documents.
+  const names = new Set([...Object.keys(out.collectionsShell ?? {}), ...Object.keys(out.initial ?? {})]);
+  if (names.size) {
+    const changes = diffCollections(out.initial ?? {}, out.collections ?? {}, names);
     if (changes.length) {
       const sec = el('section', { class: 'collections', 'aria-label': 'Changed collections' },
         el('h3', { class: 'section-title', text: 'Collections after the run' }));
@@ -213,13 +218,35 @@ function collectionBlock(view, change, out) {
     box.append(fold);
     run = [];
   };
+  // Past MAX_MARKED documents the rest are folded too: a 100 000-document insert stays cheap.
+  let shown = 0;
+  const rest = [];
   for (const d of change.docs) {
+    if (shown >= MAX_MARKED) { rest.push(d); continue; }
     if (!d.mark) { run.push(d); continue; }
     flush();
     box.append(docRow(view, shells[d.i] ?? JSON.stringify(d.doc), d.doc, d.mark));
+    shown += 1;
   }
   flush();
-  for (const d of change.removed) box.append(docRow(view === 'shell' ? 'ejson' : view, '', d, 'removed'));
+  const removed = change.removed.map((d) => ({ doc: d, mark: 'removed' }));
+  const removedView = view === 'shell' ? 'ejson' : view; // removed documents have no shell text
+  const more = [...rest, ...removed.slice(Math.max(0, MAX_MARKED - shown))];
+  for (const d of removed.slice(0, Math.max(0, MAX_MARKED - shown))) box.append(docRow(removedView, '', d.doc, 'removed'));
+  if (more.length) {
+    const fold = el('details', { class: 'unchanged' },
+      el('summary', { class: 'muted', text: `${more.length} more document${more.length === 1 ? '' : 's'}` }));
+    fold.addEventListener('toggle', () => {
+      if (!fold.open || fold.childElementCount > 1) return;
+      for (const d of more.slice(0, 5000)) {
+        fold.append(d.mark === 'removed'
+          ? docRow(removedView, '', d.doc, 'removed')
+          : docRow(view, shells[d.i] ?? JSON.stringify(d.doc), d.doc, d.mark));
+      }
+      if (more.length > 5000) fold.append(el('p', { class: 'muted', text: `… and ${more.length - 5000} more` }));
+    });
+    box.append(fold);
+  }
   return box;
 }
 

@@ -27,15 +27,13 @@ self.onmessage = async (event) => {
   if (msg.type === 'run') {
     try {
       await ready;
-      // The configuration alone gives the initial collections, to mark what the script changed.
-      const base = msg.script.trim() === '' ? null : run(msg.db, '', msg.now, msg.seed);
       const t0 = performance.now();
       const out = run(msg.db, msg.script, msg.now, msg.seed);
       const ms = performance.now() - t0;
       const stmts = statements(msg.script);
       // A tutorial step's check (../tutorials/): the engine compares this run with the step's expectation.
       const check = msg.check ? check_step(msg.check, msg.db, msg.script, msg.now, msg.seed) : null;
-      self.postMessage({ type: 'result', id: msg.id, out, base, stmts, ms, check });
+      self.postMessage({ type: 'result', id: msg.id, out, stmts, ms, check });
     } catch (e) {
       // A wasm trap (a panic is `unreachable`) leaves the instance unusable: the page restarts us.
       self.postMessage({
