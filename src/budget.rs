@@ -23,6 +23,14 @@ thread_local! {
     static HELD: Cell<isize> = const { Cell::new(0) };
     /// The `HELD` count at which the current run stops; `isize::MAX` outside runs.
     static STOP_AT: Cell<isize> = const { Cell::new(isize::MAX) };
+    /// The budget of the runs this thread starts ([`LIMIT`] unless changed).
+    static RUN_LIMIT: Cell<usize> = const { Cell::new(LIMIT) };
+}
+
+/// Change the budget of the runs this thread starts from now on (tests use a
+/// small one to reach it quickly); returns the previous one.
+pub fn set_run_limit(bytes: usize) -> usize {
+    RUN_LIMIT.with(|l| l.replace(bytes))
 }
 
 /// The system allocator, counting.
@@ -85,10 +93,11 @@ pub struct RunBudget {
 }
 
 /// Start a run: from now until the guard drops, [`check`] fails once this
-/// thread holds [`LIMIT`] more bytes than now.
+/// thread holds [`LIMIT`] (or the limit set by [`set_run_limit`]) more bytes than now.
 pub fn start_run() -> RunBudget {
     let previous = STOP_AT.with(Cell::get);
-    let stop = held().saturating_add(LIMIT as isize).min(previous);
+    let limit = RUN_LIMIT.with(Cell::get).min(isize::MAX as usize) as isize;
+    let stop = held().saturating_add(limit).min(previous);
     STOP_AT.with(|s| s.set(stop));
     RunBudget { previous }
 }
@@ -106,7 +115,7 @@ fn exceeded() -> Error {
         format!(
             "the run needs more than {} MiB of memory, mqlplay's limit for one run; \
              a $range, $push, $lookup or $densify probably builds far more values than intended",
-            LIMIT >> 20
+            RUN_LIMIT.with(Cell::get) >> 20
         ),
     )
 }

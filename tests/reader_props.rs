@@ -538,3 +538,31 @@ fn large_configuration_reads() {
     );
     assert_eq!(db[0].1[7].get("price"), Some(&Bson::Double(7.5)));
 }
+
+// ---- (d) formatting never changes what a script does ----
+
+/// What a run produced, without the error's place (formatting moves text).
+fn outcome(out: &mqlplay::RunOutput) -> (String, Option<(i32, String)>) {
+    let mut json = out.to_json(mqlplay::output::extjson::Mode::Canonical, "", "");
+    if let Some(obj) = json.as_object_mut() {
+        obj.remove("error");
+    }
+    (
+        json.to_string(),
+        out.error.as_ref().map(|e| (e.code, e.message.clone())),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// format → run gives the same results, collections and errors as run.
+    #[test]
+    fn formatted_scripts_run_the_same(src in script()) {
+        let formatted = format_script(&src).map_err(|e| TestCaseError::fail(format!("{e}\n{src}")))?;
+        let ctx = mqlplay::RunCtx::default();
+        let before = outcome(&mqlplay::run("", &src, &ctx));
+        let after = outcome(&mqlplay::run("", &formatted, &ctx));
+        prop_assert_eq!(before, after, "{}\n=>\n{}", src, formatted);
+    }
+}

@@ -287,6 +287,48 @@ proptest! {
     }
 }
 
+/// Formatting both panes of every case changes nothing about the run, and
+/// formatting is idempotent (the reader's own properties are in reader_props.rs).
+#[test]
+fn formatted_cases_run_the_same() {
+    let outcome = |out: &mqlplay::RunOutput| {
+        let mut json = out.to_json(mqlplay::output::extjson::Mode::Canonical, "", "");
+        if let Some(obj) = json.as_object_mut() {
+            obj.remove("error");
+        }
+        (
+            json.to_string(),
+            out.error.as_ref().map(|e| (e.code, e.message.clone())),
+        )
+    };
+    let mut checked = 0;
+    // An even sample of at most 200 cases keeps this quick as the case files grow.
+    let corpus = corpus();
+    for (db, script) in corpus.iter().step_by((corpus.len() / 200).max(1)) {
+        let (Ok(fdb), Ok(fscript)) = (mqlplay::format(db), mqlplay::format(script)) else {
+            continue;
+        };
+        assert_eq!(
+            mqlplay::format(&fscript).as_deref(),
+            Ok(fscript.as_str()),
+            "not idempotent:\n{script}"
+        );
+        assert_eq!(
+            mqlplay::format(&fdb).as_deref(),
+            Ok(fdb.as_str()),
+            "not idempotent:\n{db}"
+        );
+        let ctx = RunCtx::default();
+        assert_eq!(
+            outcome(&mqlplay::run(db, script, &ctx)),
+            outcome(&mqlplay::run(&fdb, &fscript, &ctx)),
+            "formatting changed the run of\n{script}\n=>\n{fscript}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 50, "only {checked} cases formatted");
+}
+
 // ---- regressions -----------------------------------------------------------------
 
 /// Every input kept under tests/regressions/<target>/ (crashes found by the
@@ -376,56 +418,57 @@ fn nested(levels: usize) -> String {
 #[test]
 fn documents_over_16_mib_are_refused_as_mongodb_refuses_them() {
     const MAX: usize = 16 * 1024 * 1024;
-    // {_id: 1, s: "…"} takes 22 bytes besides the string.
-    let fits = "x".repeat(MAX - 22);
-    let over = "x".repeat(MAX - 21);
+    // {_id: 1, a: [s × 15, t]}: 15 strings of 1 MiB and one of `tail` bytes, through
+    // variables so the script stays small.
+    let s = "x".repeat(1 << 20);
+    let overhead = bson::doc! {"_id": 1, "a": vec![s.clone(); 15].into_iter().chain([String::new()]).collect::<Vec<_>>()}
+        .to_vec()
+        .map_or(0, |v| v.len());
+    let doc = |tail: usize| {
+        (
+            format!("const s = '{s}'\nconst t = '{}'\n", "y".repeat(tail)),
+            format!("{{_id: 1, a: [{}t]}}", "s, ".repeat(15)),
+        )
+    };
+    let (fits_vars, fits) = doc(MAX - overhead);
     let ok = harness::run_checked(
         "",
-        &format!("db.c.insertOne({{_id: 1, s: '{fits}'}})"),
+        &format!("{fits_vars}db.c.insertOne({fits})"),
         &RunCtx::default(),
     );
-    assert_eq!(ok.error, None);
-    for (db, script) in [
-        (
-            String::new(),
-            format!("db.c.insertOne({{_id: 1, s: '{over}'}})"),
-        ),
-        (
-            String::new(),
-            format!("db.c.insertMany([{{_id: 0}}, {{_id: 1, s: '{over}'}}])"),
-        ),
-        (
-            String::new(),
-            format!("db.c.bulkWrite([{{insertOne: {{document: {{_id: 1, s: '{over}'}}}}}}])"),
-        ),
-        (
-            format!("db = {{ c: [ {{_id: 1, s: '{over}'}} ] }}"),
-            "db.c.find()".to_string(),
-        ),
+    assert_eq!(ok.error, None, "a document of exactly 16 MiB is accepted");
+    let (vars, over) = doc(MAX - overhead + 1);
+    for script in [
+        format!("{vars}db.c.insertOne({over})"),
+        format!("{vars}db.c.insertMany([{{_id: 0}}, {over}])"),
+        format!("{vars}db.c.bulkWrite([{{insertOne: {{document: {over}}}}}])"),
     ] {
-        let e = error_of(&db, &script);
+        let e = error_of("", &script);
         assert_eq!(
             (e.code, &*e.code_name),
             (10334, "BSONObjectTooLarge"),
             "{e}"
         );
-        assert!(
-            e.message.contains(
-                "object to insert too large. size in bytes: 16777217, max size: 16777216"
-            ),
-            "{e}"
+        assert_eq!(
+            e.message,
+            "object to insert too large. size in bytes: 16777217, max size: 16777216"
         );
-        let expected_source = if db.is_empty() {
-            mqlplay::Source::Script
-        } else {
-            mqlplay::Source::Database
-        };
-        assert_eq!(e.source, expected_source);
     }
+    // The Database pane: the same limit, pointing into the configuration.
+    let big = "z".repeat(MAX);
+    let e = error_of(
+        &format!("db = {{ c: [ {{_id: 1, s: '{big}'}} ] }}"),
+        "db.c.find()",
+    );
+    assert_eq!(e.code, 10334, "{e}");
+    assert_eq!(e.source, mqlplay::Source::Database);
     // Updates keep their own check (the writes' `Resulting document after update is larger…`).
     let e = error_of(
         "[{_id: 1}]",
-        &format!("db.collection.updateOne({{_id: 1}}, {{$set: {{s: '{over}'}}}})"),
+        &format!(
+            "{vars}db.collection.updateOne({{_id: 1}}, {{$set: {{a: [{}t]}}}})",
+            "s, ".repeat(15)
+        ),
     );
     assert_eq!(e.code, 10334, "{e}");
 }
@@ -478,10 +521,12 @@ fn nesting_limits() {
     assert_eq!(ok.error, None);
 }
 
-fn assert_memory_limit(db: &str, script: &str) {
+fn assert_memory_limit(db: &str, script: &str, mib: usize) {
+    let previous = mqlplay::budget::set_run_limit(mib << 20);
     let e = error_of(db, script);
+    mqlplay::budget::set_run_limit(previous);
     assert_eq!((e.code, &*e.code_name), (146, "ExceededMemoryLimit"), "{e}");
-    assert!(e.message.contains("512 MiB"), "{e}");
+    assert!(e.message.contains(&format!("{mib} MiB")), "{e}");
     assert!(e.span.is_some(), "the error points at the statement");
 }
 
@@ -492,12 +537,14 @@ fn runaway_growth_stops_at_the_memory_budget() {
         "",
         "db.aggregate([{$documents: [{}]}, {$project: {a: {$reduce: {input: {$range: [0, 200]}, initialValue: [], \
          in: {$concatArrays: ['$$value', {$range: [0, 1000000]}]}}}}}])",
+        512,
     );
     // $push in $group: 100 000 documents, each pushing 100 000 values.
     assert_memory_limit(
         "",
         "db.aggregate([{$documents: {$map: {input: {$range: [0, 100000]}, in: {i: '$$this'}}}}, \
          {$group: {_id: null, all: {$push: {$range: [0, 100000]}}}}])",
+        32,
     );
     // A self-joining $lookup: every document gets all 6 000 of them, twice over.
     assert_memory_limit(
@@ -505,18 +552,21 @@ fn runaway_growth_stops_at_the_memory_budget() {
         "db.aggregate([{$documents: {$map: {input: {$range: [0, 6000]}, in: {x: 1, i: '$$this'}}}}, {$out: 'c'}])\n\
          db.c.aggregate([{$lookup: {from: 'c', localField: 'x', foreignField: 'x', as: 'j'}}, {$unwind: '$j'}, \
          {$lookup: {from: 'c', localField: 'x', foreignField: 'x', as: 'k'}}])",
+        32,
     );
     // A running $push window: n² values.
     assert_memory_limit(
         "",
         "db.aggregate([{$documents: {$map: {input: {$range: [0, 200000]}, in: {i: '$$this'}}}}, \
          {$setWindowFields: {sortBy: {i: 1}, output: {w: {$push: '$i', window: {documents: ['unbounded', 'current']}}}}}])",
+        32,
     );
     // Growing every document of a collection with a pipeline update.
     assert_memory_limit(
         "",
         "db.aggregate([{$documents: {$map: {input: {$range: [0, 2000]}, in: {i: '$$this'}}}}, {$out: 'c'}])\n\
          db.c.updateMany({}, [{$set: {r: {$range: [0, 1000000]}}}])",
+        32,
     );
     // The next run starts with a fresh budget.
     let out = harness::run_checked(
