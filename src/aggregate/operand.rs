@@ -50,3 +50,13 @@ impl Operand {
         }
     }
 }
+
+/// Check a `let` variable name as MongoDB does for user-written variables
+/// (lowercase or non-ASCII first character; letters, digits, `_`): the
+/// expression compiler's `$let` binding performs exactly that check.
+pub fn validate_let_name(name: &str) -> Result<()> {
+    let mut vars = bson::Document::new();
+    vars.insert(name, Bson::Null);
+    let spec = bson::bson!({ "$let": { "vars": vars, "in": null } });
+    Expr::compile(&spec, &CompileCtx::default()).map(|_| ())
+}

@@ -118,6 +118,7 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
 fn bind_let(vars: &Document, ctx: &mut CompileCtx, scope: &mut Scope) -> Result<()> {
     let empty = Document::new();
     for (name, spec) in vars {
+        crate::aggregate::operand::validate_let_name(name)?;
         let op = crate::aggregate::operand::Operand::compile(spec, ctx)?;
         let value = op.eval_owned(&empty, scope)?.unwrap_or(Bson::Null);
         ctx.variables.push(name.clone());

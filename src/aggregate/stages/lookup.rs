@@ -82,6 +82,7 @@ fn compile_let(
     };
     let mut out = Vec::new();
     for (name, v) in d {
+        crate::aggregate::operand::validate_let_name(name)?;
         out.push((name.clone(), Operand::compile(v, ctx)?));
         sub.variables.push(name.clone());
     }

@@ -206,6 +206,7 @@ impl Merge {
         match let_spec {
             Some(Bson::Document(l)) => {
                 for (name, v) in l {
+                    crate::aggregate::operand::validate_let_name(name)?;
                     vars.push((name.clone(), Operand::compile(v, ctx)?));
                     sub_ctx.variables.push(name.clone());
                 }
