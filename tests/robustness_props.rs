@@ -354,54 +354,6 @@ fn regressions() {
     );
 }
 
-/// How the generated inputs fare (not a check: `cargo test --test
-/// robustness_props grammar_coverage -- --ignored --nocapture` shows whether
-/// the grammar reaches the engine rather than the reader's errors).
-#[test]
-#[ignore]
-fn grammar_coverage() {
-    use proptest::strategy::ValueTree;
-    use std::collections::BTreeMap;
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
-    for (name, make) in [
-        ("filter", 0usize),
-        ("update", 1),
-        ("pipeline", 2),
-        ("script", 3),
-    ] {
-        let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
-        for _ in 0..400 {
-            let data = bytes(400)
-                .new_tree(&mut runner)
-                .map(|t| t.current())
-                .unwrap_or_default();
-            let mut g = grammar::Gen::new(&data);
-            let script = match make {
-                0 => format!("db.c.find({})", g.filter()),
-                1 => format!("db.c.updateMany({}, {})", g.filter(), g.update()),
-                2 => format!("db.c.aggregate({})", g.pipeline()),
-                _ => g.script(),
-            };
-            let out = mqlplay::run(grammar::DB, &script, &RunCtx::default());
-            let key = match &out.error {
-                None => "ok".to_string(),
-                Some(e) => format!(
-                    "{} {}",
-                    e.code_name,
-                    e.message.chars().take(50).collect::<String>()
-                ),
-            };
-            *outcomes.entry(key).or_default() += 1;
-        }
-        let mut v: Vec<_> = outcomes.into_iter().collect();
-        v.sort_by(|a, b| b.1.cmp(&a.1));
-        println!("== {name}");
-        for (k, n) in v.iter().take(15) {
-            println!("{n:5} {k}");
-        }
-    }
-}
-
 // ---- bounded runs --------------------------------------------------------------
 
 fn error_of(db: &str, script: &str) -> mqlplay::Error {
