@@ -23,6 +23,9 @@ const ROUNDS = Number(opt("--rounds", "7"));
 const ONLY = new RegExp(opt("--only", "."));
 const OUT = opt("--out", null);
 const ROUND_MS = Number(opt("--round-ms", "100"));
+const CASE_BUDGET_MS = Number(opt("--case-budget-ms", "12000"));
+// --scale 0.1 runs every case on a tenth of the data (for trying the harness).
+const SCALE = Number(opt("--scale", "1"));
 // The run context the page uses is injected; any fixed instant will do.
 const NOW = Date.UTC(2024, 0, 1);
 
@@ -88,7 +91,13 @@ const addToHour = {
 const MINGO = {
   find_customer_sort_limit: (d) => new Query({ customerId: 123, qty: { $gt: 100 } }).find(d).sort({ qty: -1 }).limit(10).all(),
   find_history_ticker: (d) => new Query({ "history.ticker": "MDB" }).find(d).all(),
-  count_buy: (d) => new Query({ type: "buy" }).find(d).count(),
+  // mingo's cursor has no count(): test each document (its fastest way).
+  count_buy: (d) => {
+    const q = new Query({ type: "buy" });
+    let n = 0;
+    for (const doc of d) if (q.test(doc)) n++;
+    return n;
+  },
   find_qty_range: (d) => new Query({ qty: { $gte: 500, $lt: 510 } }).find(d).all(),
   find_id_prefix: (d) => new Query({ _id: /^123_/ }).find(d).all(),
   find_review_elemmatch: (d) =>
@@ -141,6 +150,23 @@ function relaxed(value) {
   });
 }
 
+/**
+ * A form of an answer both engines can be compared in: key order ignored
+ * (mingo orders some output fields differently from MongoDB), numbers as
+ * numbers (4.0 and 4), dates as instants (".15Z" and ".150Z").
+ */
+function canonical(v) {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v === null || typeof v !== "object") return v;
+  const keys = Object.keys(v);
+  if (keys.length === 1 && keys[0] === "$date" && typeof v.$date === "string") return { $date: new Date(v.$date).toISOString() };
+  const out = {};
+  for (const k of keys.sort()) out[k] = canonical(v[k]);
+  return out;
+}
+const sameAnswer = (oursText, mingoResult) =>
+  JSON.stringify(canonical(JSON.parse(oursText))) === JSON.stringify(canonical(JSON.parse(relaxed(mingoResult))));
+
 const reviveDates = (key, v) =>
   v !== null && typeof v === "object" && typeof v.$date === "string" ? new Date(v.$date) : v;
 
@@ -169,7 +195,7 @@ async function main() {
   cases.sort((a, b) => (a.kind === "update") - (b.kind === "update"));
   const byData = new Map();
   for (const c of cases) {
-    const key = `${c.dataset}/${c.node}`;
+    const key = `${c.dataset}/${Math.round(c.node * SCALE)}`;
     if (!byData.has(key)) byData.set(key, []);
     byData.get(key).push(c);
   }
@@ -187,29 +213,60 @@ async function main() {
     failures: [],
   };
 
+  // Warm-up: V8 compiles wasm and JavaScript in tiers (Liftoff, then
+  // TurboFan); run every case once on small data so no figure pays for it.
+  for (const [key, group] of byData) {
+    const dataset = key.split("/")[0];
+    const text = configText(dataset, documents(dataset, 300));
+    const db = new BenchDb(text, NOW, 0);
+    const docs = JSON.parse(jsonPart(text), reviveDates)[dataset];
+    for (const c of group) {
+      try {
+        const s = new BenchScript(c.script);
+        db.run_size(s);
+        db.last_to_js();
+        s.free();
+      } catch { /* reported by the measured run */ }
+      try {
+        MINGO[c.id](docs);
+      } catch { /* likewise */ }
+    }
+    db.free();
+  }
+
   for (const [key, group] of byData) {
     const [dataset, nText] = key.split("/");
     const n = Number(nText);
     const text = configText(dataset, documents(dataset, n));
     const json = jsonPart(text);
-    const loadRounds = Math.max(3, Math.min(ROUNDS, 5));
+
     // Loading: our reader (text -> Database inside wasm) against JSON.parse,
     // plain and with the dates revived (what mingo needs for the same data).
-    const readerMs = timeAlone(() => new BenchDb(text, NOW, 0).free(), loadRounds);
-    const parseMs = timeAlone(() => JSON.parse(json), loadRounds);
-    const parseReviveMs = timeAlone(() => JSON.parse(json, reviveDates), loadRounds);
-    const memBefore = wasm.memory.buffer.byteLength;
-    const db = new BenchDb(text, NOW, 0);
+    // Three reads when a read is quick, one when it takes seconds.
+    const readerTimes = [];
+    let db = null;
+    const readRounds = () => (readerTimes.length && readerTimes[0] > 500 ? 1 : 3);
+    for (let r = 0; r < readRounds(); r++) {
+      if (db) db.free();
+      gc();
+      const t0 = performance.now();
+      db = new BenchDb(text, NOW, 0);
+      readerTimes.push(performance.now() - t0);
+    }
+    const readerMs = median(readerTimes);
+    const parseMs = timeAlone(() => JSON.parse(json), 3);
+    const parseReviveMs = timeAlone(() => JSON.parse(json, reviveDates), 3);
     const docs = JSON.parse(json, reviveDates)[dataset];
     out.data[key] = {
       fnv1a: fnv1a(text),
       bytes: text.length,
       documents: n,
       reader_ms: readerMs,
+      reader_runs: readerTimes.length,
       json_parse_ms: parseMs,
       json_parse_revive_ms: parseReviveMs,
+      // Linear memory only grows: this is the high-water mark so far.
       wasm_memory_bytes: wasm.memory.buffer.byteLength,
-      wasm_memory_grew_bytes: wasm.memory.buffer.byteLength - memBefore,
     };
     if (db.len(dataset) !== n || docs.length !== n) {
       throw new Error(`${key}: mqlplay holds ${db.len(dataset)} documents, mingo ${docs.length}`);
@@ -222,9 +279,9 @@ async function main() {
       out.cases.push(row);
       // One run of each first: both must give the same number of results,
       // or the comparison is meaningless and the case is not timed.
-      let ours, theirs, oursMs, theirsMs;
+      let ours, theirs, oursMs, theirsMs, t0;
       try {
-        let t0 = performance.now();
+        t0 = performance.now();
         ours = db.run_size(script);
         oursMs = performance.now() - t0;
       } catch (e) {
@@ -233,8 +290,11 @@ async function main() {
         script.free();
         continue;
       }
+      t0 = performance.now();
+      db.last_to_js();
+      const convMs = performance.now() - t0;
       const oursText = c.kind === "update" ? null : db.last_to_json_text();
-      let t0 = performance.now();
+      t0 = performance.now();
       const mingoResult = MINGO[c.id](docs);
       theirsMs = performance.now() - t0;
       theirs = size(mingoResult);
@@ -247,13 +307,15 @@ async function main() {
         script.free();
         continue;
       }
-      if (oursText !== null) row.same_answer = oursText === relaxed(mingoResult);
+      if (oursText !== null) row.same_answer = sameAnswer(oursText, mingoResult);
 
       // Alternate: a round of mqlplay, a round of mingo, ROUNDS times.
-      const kOurs = callsFor(oursMs);
+      const kOurs = callsFor(oursMs + convMs);
       const kTheirs = callsFor(theirsMs);
+      // Slow cases get fewer rounds (at least 3) so the whole run stays short.
+      const rounds = Math.max(3, Math.min(ROUNDS, Math.floor(CASE_BUDGET_MS / (Math.max(oursMs + convMs, ROUND_MS) + Math.max(theirsMs, ROUND_MS)))));
       const run = [], e2e = [], toJs = [], mingo = [];
-      for (let r = 0; r < ROUNDS; r++) {
+      for (let r = 0; r < rounds; r++) {
         gc();
         let runT = 0, convT = 0;
         for (let i = 0; i < kOurs; i++) {
@@ -280,6 +342,7 @@ async function main() {
         to_js_via_json_text_ms: viaText,
         mqlplay_e2e_ms: median(e2e),
         mingo_ms: median(mingo),
+        rounds,
         calls_per_round: { mqlplay: kOurs, mingo: kTheirs },
       });
       row.ratio = row.mingo_ms / row.mqlplay_ms;
@@ -297,23 +360,26 @@ async function main() {
   // What the page does on each Run: read the configuration, run, hand every
   // result and collection back as JS objects (www/pkg's `run`).
   const pageCases = [
-    ["count_buy", "trades", 10000],
-    ["count_buy", "trades", 100000],
+    ["count_buy", "trades", 10000, 3],
+    ["count_buy", "trades", 100000, 1],
   ];
-  for (const [id, dataset, n] of pageCases) {
+  for (const [id, dataset, n, rounds] of pageCases) {
     if (!ONLY.test(id) || typeof wasm.mod.run !== "function") continue;
     const c = spec.cases.find((x) => x.id === id);
     const text = configText(dataset, documents(dataset, n));
     let ms;
     try {
+      gc();
+      const t0 = performance.now();
       const probe = wasm.mod.run(text, c.script, NOW, 0);
+      ms = performance.now() - t0;
       if (probe && probe.error) throw new Error(probe.error.message);
-      ms = timeAlone(() => wasm.mod.run(text, c.script, NOW, 0), 3);
+      if (rounds > 1) ms = timeAlone(() => wasm.mod.run(text, c.script, NOW, 0), rounds);
     } catch (e) {
       out.page_run.push({ id, dataset, size: n, error: String(e.message ?? e) });
       continue;
     }
-    out.page_run.push({ id, dataset, size: n, bytes: text.length, ms });
+    out.page_run.push({ id, dataset, size: n, bytes: text.length, ms, rounds });
     log(`page run ${id} @${n}: ${ms.toFixed(0)} ms`);
   }
 

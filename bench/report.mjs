@@ -59,6 +59,10 @@ say(`Machine: ${meta.cpu ?? "?"}, ${meta.cores ?? "?"} cores, ${meta.memory ?? "
 say(
   `Versions: ${meta.rustc ?? "rustc ?"}; Criterion ${meta.criterion ?? "?"}; Node ${node?.node ?? meta.node ?? "?"} (V8 ${node?.v8 ?? "?"}); mingo ${node?.mingo ?? "?"}; ${meta.chromium ?? "Chromium ?"}; mqlplay ${meta.commit ?? "?"}.`,
 );
+if (meta.loadavg_start) {
+  const busy = Math.max(...`${meta.loadavg_start} ${meta.loadavg_end ?? ""}`.trim().split(/\s+/).map(Number)) > (meta.cores ?? 1);
+  say(`Load average (1, 5, 15 min) at the start: ${meta.loadavg_start}; at the end: ${meta.loadavg_end ?? "?"}.${busy ? " **The machine was busy with other work during this run: absolute times are inflated; the mqlplay/mingo ratios, measured alternately, much less so.**" : ""}`);
+}
 say(`Command: \`${meta.command ?? "./build.sh bench"}\`${meta.duration_s ? ` (this run: ${Math.round(meta.duration_s)} s, builds included)` : ""}.`);
 say();
 

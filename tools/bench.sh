@@ -28,7 +28,7 @@ if [ "${MQLPLAY_BENCH_QUICK:-}" = 1 ]; then
   CRITERION_ARGS=(--warm-up-time 0.2 --measurement-time 0.5)
   NODE_ROUNDS=3
 else
-  CRITERION_ARGS=(--warm-up-time 1 --measurement-time 2)
+  CRITERION_ARGS=(--warm-up-time 0.5 --measurement-time 1.5)
   NODE_ROUNDS=7
 fi
 
@@ -69,11 +69,12 @@ MQB_NODE=$(node --version) \
 MQB_CRITERION=$(awk '/^name = "criterion"$/ {getline; print $3}' Cargo.lock | tr -d '"') \
 MQB_CHROMIUM=$( (/usr/bin/chromium --version 2>/dev/null || echo "Chromium not installed") | head -1) \
 MQB_COMMIT=$commit \
+MQB_LOAD="$(cut -d' ' -f1-3 /proc/loadavg)" \
 node -e '
   const e = process.env;
   const meta = { date: e.MQB_DATE, cpu: e.MQB_CPU, cores: Number(e.MQB_CORES), memory: e.MQB_MEM, os: e.MQB_OS,
     rustc: e.MQB_RUSTC, node: e.MQB_NODE, criterion: e.MQB_CRITERION, chromium: e.MQB_CHROMIUM,
-    commit: e.MQB_COMMIT, command: "./build.sh bench" };
+    commit: e.MQB_COMMIT, command: "./build.sh bench", loadavg_start: e.MQB_LOAD };
   require("fs").writeFileSync(process.argv[1], JSON.stringify(meta, null, 1));
 ' "$OUT/meta.json"
 
@@ -121,7 +122,9 @@ log "browser: $(($(date +%s) - t)) s"
 # ---- report -------------------------------------------------------------------------------
 node -e '
   const f = process.argv[1]; const m = JSON.parse(require("fs").readFileSync(f, "utf8"));
-  m.duration_s = Number(process.argv[2]); require("fs").writeFileSync(f, JSON.stringify(m, null, 1));
+  m.duration_s = Number(process.argv[2]);
+  m.loadavg_end = require("fs").readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  require("fs").writeFileSync(f, JSON.stringify(m, null, 1));
 ' "$OUT/meta.json" "$(($(date +%s) - started))"
 node bench/report.mjs "$OUT" | tee "$OUT/report.md"
 log "done in $(($(date +%s) - started)) s: $OUT/results.json, $OUT/report.md"
