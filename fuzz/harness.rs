@@ -11,8 +11,11 @@ use super::grammar::{Gen, DB};
 use mqlplay::output::extjson::{self, Mode};
 use mqlplay::{Error, RunCtx, RunOutput, Source};
 
+/// An entry point: raw bytes in, a panic when an invariant breaks.
+pub type Target = fn(&[u8]);
+
 /// The fuzz targets, by the name of their folder under tests/regressions/.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("reader", reader),
     ("filter", filter),
     ("update", update),

@@ -354,6 +354,41 @@ fn regressions() {
     );
 }
 
+/// The generated inputs reach the engine (they are not mostly syntax errors)
+/// and often run to the end, so the properties above test the engine.
+#[test]
+fn the_grammar_reaches_the_engine() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    for kind in ["filter", "update", "pipeline", "script"] {
+        let (mut parsed, mut ran) = (0, 0);
+        for _ in 0..200 {
+            let data = bytes(400)
+                .new_tree(&mut runner)
+                .map(|t| t.current())
+                .unwrap_or_default();
+            let mut g = grammar::Gen::new(&data);
+            let script = match kind {
+                "filter" => format!("db.c.find({})", g.filter()),
+                "update" => format!("db.c.updateMany({}, {})", g.filter(), g.update()),
+                "pipeline" => format!("db.c.aggregate({})", g.pipeline()),
+                _ => g.script(),
+            };
+            let out = mqlplay::run(grammar::DB, &script, &RunCtx::default());
+            parsed += usize::from(out.error.as_ref().is_none_or(|e| e.code != 9));
+            ran += usize::from(out.error.is_none());
+        }
+        assert!(
+            parsed >= 160,
+            "{kind}: only {parsed} of 200 generated inputs parse"
+        );
+        assert!(
+            ran >= 10,
+            "{kind}: only {ran} of 200 generated inputs run without an error"
+        );
+    }
+}
+
 // ---- bounded runs --------------------------------------------------------------
 
 fn error_of(db: &str, script: &str) -> mqlplay::Error {
