@@ -660,3 +660,63 @@ fn the_same_seed_and_instant_give_the_same_run() {
     let decoded = mqlplay::link::decode(&mqlplay::link::encode(&state)).expect("round trip");
     assert_eq!(first, run_json(&at(decoded.now, decoded.seed)));
 }
+
+/// The CLI takes the instant and the seed as options, and a link's values with `--link`.
+#[test]
+fn the_cli_runs_are_reproducible() {
+    let dir = std::env::temp_dir().join(format!("mqlplay-determinism-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let script = dir.join("random.js");
+    std::fs::write(&script, RANDOM_SCRIPT).expect("write script");
+    let cli = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mqlplay"))
+            .args(args)
+            .output()
+            .expect("run mqlplay");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let path = script.to_string_lossy().into_owned();
+    let run = |now: &str, seed: &str| {
+        cli(&[
+            "run",
+            "--format",
+            "canonical",
+            "--now",
+            now,
+            "--seed",
+            seed,
+            &path,
+        ])
+    };
+    let first = run("2023-11-14T22:13:20Z", "7");
+    assert_eq!(first, run("2023-11-14T22:13:20Z", "7"));
+    assert_ne!(first, run("2023-11-14T22:13:20Z", "8"));
+    assert_ne!(first, run("2023-11-14T22:13:21Z", "7"));
+    // The library run with the same values prints the same JSON.
+    assert_eq!(
+        first.trim(),
+        run_json(&RunCtx::new(
+            bson::DateTime::from_millis(1_700_000_000_000),
+            7
+        ))
+    );
+    // A link made by the CLI carries the instant and the seed.
+    let link = cli(&[
+        "link",
+        "--now",
+        "2023-11-14T22:13:20Z",
+        "--seed",
+        "7",
+        &path,
+    ]);
+    assert_eq!(
+        cli(&["run", "--format", "canonical", "--link", link.trim()]),
+        first
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
