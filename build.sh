@@ -61,9 +61,9 @@ build_cli() {
 build_wasm() {
   ensure_rust_tools
   log "building the wasm engine (www/pkg)"
-  cargo build --release --lib --target wasm32-unknown-unknown
+  cargo build --profile wasm-release --lib --target wasm32-unknown-unknown
   rm -rf www/pkg
-  wasm-bindgen --target web --no-typescript --out-dir www/pkg "$(target_dir)/wasm32-unknown-unknown/release/mqlplay.wasm"
+  wasm-bindgen --target web --no-typescript --out-dir www/pkg "$(target_dir)/wasm32-unknown-unknown/wasm-release/mqlplay.wasm"
   if [ -x www/node_modules/.bin/wasm-opt ]; then
     log "wasm-opt -Oz"
     www/node_modules/.bin/wasm-opt -Oz www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm

@@ -81,9 +81,9 @@ node -e '
 # ---- builds (release, as shipped) ---------------------------------------------------
 # The wasm package and the page, as build.sh builds them (wasm-opt when www/ has it).
 log "building the wasm engine (www/pkg, release)"
-cargo build --release --lib --target wasm32-unknown-unknown
+cargo build --profile wasm-release --lib --target wasm32-unknown-unknown
 rm -rf www/pkg
-wasm-bindgen --target web --no-typescript --out-dir www/pkg "$TARGET/wasm32-unknown-unknown/release/mqlplay.wasm"
+wasm-bindgen --target web --no-typescript --out-dir www/pkg "$TARGET/wasm32-unknown-unknown/wasm-release/mqlplay.wasm"
 if [ -x www/node_modules/.bin/wasm-opt ]; then
   log "wasm-opt -Oz"
   www/node_modules/.bin/wasm-opt -Oz www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
