@@ -8,8 +8,10 @@
 //! document shifts positions but leaves every index entry valid. Equal keys
 //! are ordered by record id, i.e. in natural order, as in MongoDB.
 //! See https://www.mongodb.com/docs/manual/indexes/.
+pub mod bounds;
 pub mod display;
 pub mod key;
+pub mod plan;
 pub mod spec;
 
 use crate::context::RunCtx;

@@ -1,0 +1,627 @@
+//! The query planner: which index (if any) a read scans, with which bounds
+//! and in which direction, and the scan itself. Every visible index whose
+//! first field has a condition (or that provides the requested sort) is a
+//! candidate; the one with the fewest keys in its bounds wins, as MongoDB's
+//! trial runs usually decide. `hint()` forces an index or, with
+//! `{$natural: 1}`, a collection scan. The scan only narrows the candidates:
+//! callers apply the whole filter to every document it yields.
+//! See https://www.mongodb.com/docs/manual/core/query-plans/.
+use super::bounds::{conditions, intersect, oil_contains, translate, Cond, Interval, Oil, PathCond};
+use super::key::Key;
+use super::{Index, Rid};
+use crate::engine::Collection;
+use crate::error::{Error, Result};
+use crate::output::shell::type_name;
+use crate::query::sort::SortSpec;
+use crate::value::{compare, equal, type_rank};
+use bson::{Bson, Document};
+use std::cmp::Ordering;
+use std::collections::btree_set::Range;
+use std::collections::HashSet;
+use std::ops::Bound;
+
+/// Point intervals are expanded into separate ranges up to this many.
+const MAX_POINT_RANGES: usize = 4096;
+
+/// How a read is answered with one index.
+#[derive(Clone, Debug)]
+pub struct IndexPlan {
+    /// Position in the collection's index list.
+    pub index: usize,
+    /// Per key-pattern field, in ascending order.
+    pub oils: Vec<Oil>,
+    pub forward: bool,
+    pub provides_sort: bool,
+    /// Which of the filter's conditions the bounds answer exactly.
+    pub exact: Vec<bool>,
+    /// Keys within the bounds (counted up to the best plan's count).
+    pub est_keys: usize,
+}
+
+#[derive(Clone, Debug)]
+pub enum Access {
+    /// The collection does not exist.
+    Eof,
+    CollScan { forward: bool },
+    Index(IndexPlan),
+}
+
+/// The chosen access path, the plans it beat, and the filter's conditions.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub access: Access,
+    pub rejected: Vec<IndexPlan>,
+    pub conds: Vec<PathCond>,
+}
+
+enum Hint {
+    None,
+    Natural(bool),
+    Index(usize),
+}
+
+fn bad_hint() -> Error {
+    Error::bad_value("hint provided does not correspond to an existing index")
+}
+
+fn parse_hint(c: &Collection, hint: Option<&Bson>) -> Result<Hint> {
+    let visible = |pred: &dyn Fn(&Index) -> bool| {
+        c.indexes()
+            .iter()
+            .position(|ix| pred(ix) && !ix.spec.hidden)
+            .map(Hint::Index)
+            .ok_or_else(bad_hint)
+    };
+    match hint {
+        None | Some(Bson::Null | Bson::Undefined) => Ok(Hint::None),
+        Some(Bson::String(name)) => visible(&|ix| ix.spec.name == *name),
+        Some(Bson::Document(d)) if d.is_empty() => Ok(Hint::None),
+        Some(Bson::Document(d)) if d.contains_key("$natural") => {
+            let dir = d.get("$natural").and_then(crate::value::numeric::to_f64);
+            Ok(Hint::Natural(dir.is_none_or(|x| x >= 0.0)))
+        }
+        Some(Bson::Document(d)) => visible(&|ix| {
+            crate::value::order::compare_documents(&ix.spec.key, d) == Ordering::Equal
+        }),
+        Some(other) => Err(Error::bad_value(format!(
+            "hint must be a string or an object, got {}",
+            type_name(other)
+        ))),
+    }
+}
+
+/// Choose how to read `c` for `filter`, sorted by `sort`, honouring `hint`.
+pub fn plan(
+    c: Option<&Collection>,
+    filter: &Document,
+    sort: Option<&SortSpec>,
+    hint: Option<&Bson>,
+) -> Result<Plan> {
+    let conds = conditions(filter);
+    let Some(c) = c else {
+        return Ok(Plan {
+            access: Access::Eof,
+            rejected: Vec::new(),
+            conds,
+        });
+    };
+    let sort = sort.filter(|s| !s.is_empty());
+    let mut plans = Vec::new();
+    match parse_hint(c, hint)? {
+        Hint::Natural(forward) => {
+            return Ok(Plan {
+                access: Access::CollScan { forward },
+                rejected: Vec::new(),
+                conds,
+            })
+        }
+        Hint::Index(i) => {
+            let ix = c.indexes().iter().nth(i).ok_or_else(bad_hint)?;
+            if let Some(partial) = ix.spec.options.get("partialFilterExpression") {
+                let implied = matches!(partial, Bson::Document(p) if implies(filter, &conds, p));
+                if !implied {
+                    return Err(bad_hint());
+                }
+            }
+            let mut p = index_plan(ix, i, &conds, sort);
+            p.est_keys = count_keys(ix, &p, usize::MAX);
+            plans.push(p);
+        }
+        Hint::None => {
+            for (i, ix) in c.indexes().iter().enumerate() {
+                if ix.spec.hidden {
+                    continue;
+                }
+                let p = index_plan(ix, i, &conds, sort);
+                let uses_filter = conds
+                    .iter()
+                    .any(|pc| pc.path == ix.spec.paths[0].dotted() && translate(&pc.cond).is_some());
+                if !(uses_filter || (sort.is_some() && p.provides_sort)) {
+                    continue;
+                }
+                if !usable(ix, filter, &conds, &p) {
+                    continue;
+                }
+                plans.push(p);
+            }
+            // Fewest keys first; count each plan only as far as the best so far.
+            let mut best = usize::MAX;
+            for p in &mut plans {
+                if let Some(ix) = c.indexes().iter().nth(p.index) {
+                    p.est_keys = count_keys(ix, p, best.saturating_add(1));
+                    best = best.min(p.est_keys);
+                }
+            }
+            plans.sort_by(|a, b| {
+                a.est_keys
+                    .cmp(&b.est_keys)
+                    .then_with(|| b.provides_sort.cmp(&a.provides_sort))
+                    .then_with(|| a.index.cmp(&b.index))
+            });
+        }
+    }
+    let mut plans = plans.into_iter();
+    Ok(match plans.next() {
+        Some(best) => Plan {
+            access: Access::Index(best),
+            rejected: plans.collect(),
+            conds,
+        },
+        None => Plan {
+            access: Access::CollScan { forward: true },
+            rejected: Vec::new(),
+            conds,
+        },
+    })
+}
+
+/// Bounds per field from the conditions on its path. On a multikey field
+/// only the first condition bounds the scan (two conditions may be met by
+/// different elements); otherwise they are intersected.
+fn index_plan(ix: &Index, index: usize, conds: &[PathCond], sort: Option<&SortSpec>) -> IndexPlan {
+    let mut exact = vec![false; conds.len()];
+    let mut oils = Vec::with_capacity(ix.spec.paths.len());
+    for (f, path) in ix.spec.paths.iter().enumerate() {
+        let mut oil: Option<Oil> = None;
+        for (j, pc) in conds.iter().enumerate() {
+            if pc.path != path.dotted() {
+                continue;
+            }
+            let Some((bounds, is_exact)) = translate(&pc.cond) else {
+                continue;
+            };
+            if oil.is_some() && ix.field_is_multikey(f) {
+                continue;
+            }
+            exact[j] = is_exact;
+            oil = Some(match oil {
+                Some(o) => intersect(&o, &bounds),
+                None => bounds,
+            });
+        }
+        oils.push(oil.unwrap_or_else(|| vec![Interval::all()]));
+    }
+    let (provides_sort, forward) = match sort {
+        None => (false, true),
+        Some(s) => sort_order(ix, &oils, s).map_or((false, true), |fwd| (true, fwd)),
+    };
+    IndexPlan {
+        index,
+        oils,
+        forward,
+        provides_sort,
+        exact,
+        est_keys: 0,
+    }
+}
+
+/// Whether scanning the index returns documents in `sort` order (and in
+/// which direction): the sort must be the key pattern, or all of it
+/// reversed, after leading fields bounded to a single value. Multikey
+/// fields cannot provide a sort.
+fn sort_order(ix: &Index, oils: &[Oil], sort: &SortSpec) -> Option<bool> {
+    let fields: Vec<(&str, bool)> = ix
+        .spec
+        .paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.dotted(), ix.spec.desc & (1 << i) == 0))
+        .collect();
+    let points = oils
+        .iter()
+        .take_while(|o| o.len() == 1 && o[0].is_point())
+        .count();
+    'start: for j in 0..=points {
+        let mut forward = None;
+        for (n, (path, asc)) in sort.keys.iter().enumerate() {
+            let Some(&(field, field_asc)) = fields.get(j + n) else {
+                continue 'start;
+            };
+            if field != path || ix.field_is_multikey(j + n) {
+                continue 'start;
+            }
+            let same = *asc == field_asc;
+            match forward {
+                None => forward = Some(same),
+                Some(f) if f != same => continue 'start,
+                Some(_) => {}
+            }
+        }
+        return forward;
+    }
+    None
+}
+
+/// A sparse index misses documents without the fields: usable only when
+/// the bounds exclude null (the key of a missing field). A partial index
+/// only when the query implies its filter. See
+/// https://www.mongodb.com/docs/manual/core/index-sparse/ and
+/// https://www.mongodb.com/docs/manual/core/index-partial/#query-coverage.
+fn usable(ix: &Index, filter: &Document, conds: &[PathCond], p: &IndexPlan) -> bool {
+    if ix.spec.sparse && p.oils.iter().all(|o| oil_contains(o, &Bson::Null)) {
+        return false;
+    }
+    match ix.spec.options.get("partialFilterExpression") {
+        Some(Bson::Document(partial)) => implies(filter, conds, partial),
+        Some(_) => false,
+        None => true,
+    }
+}
+
+/// Does every document matching the query match the partial filter? Each of
+/// the partial filter's conditions must follow from one of the query's.
+fn implies(filter: &Document, conds: &[PathCond], partial: &Document) -> bool {
+    for (k, v) in partial {
+        // `$or` and other top-level operators: the query must repeat them.
+        if k.starts_with('$') && k != "$and" && filter.get(k) != Some(v) {
+            return false;
+        }
+    }
+    conditions(partial)
+        .iter()
+        .all(|pc| conds.iter().any(|qc| qc.path == pc.path && follows(&qc.cond, &qc.shown, pc)))
+}
+
+fn follows(q: &Cond, q_shown: &Document, p: &PathCond) -> bool {
+    if q_shown == &p.shown {
+        return true;
+    }
+    let exists_true = p
+        .shown
+        .get(&p.path)
+        .and_then(|v| match v {
+            Bson::Document(d) => d.get("$exists"),
+            _ => None,
+        })
+        .is_some_and(|v| !matches!(v, Bson::Boolean(false) | Bson::Null) && !matches!(v, Bson::Int32(0)));
+    if exists_true {
+        return match q {
+            Cond::Eq(v) | Cond::Cmp(_, v) => !matches!(v, Bson::Null),
+            Cond::In(items) => !items.iter().any(|v| matches!(v, Bson::Null)),
+            Cond::Regex(..) | Cond::ElemMatch(_) => true,
+            Cond::Other => false,
+        };
+    }
+    let values: Vec<&Bson> = match q {
+        Cond::Eq(v) => vec![v],
+        Cond::In(items) => items.iter().collect(),
+        Cond::Cmp(op, w) => {
+            return match &p.cond {
+                Cond::Cmp(pop, v) if type_rank(v) == type_rank(w) => {
+                    let ord = compare(w, v);
+                    match (*pop, *op) {
+                        ("$gt", "$gt") | ("$gte", "$gte") | ("$gte", "$gt") => ord != Ordering::Less,
+                        ("$gt", "$gte") => ord == Ordering::Greater,
+                        ("$lt", "$lt") | ("$lte", "$lte") | ("$lte", "$lt") => {
+                            ord != Ordering::Greater
+                        }
+                        ("$lt", "$lte") => ord == Ordering::Less,
+                        _ => false,
+                    }
+                }
+                _ => false,
+            }
+        }
+        _ => return false,
+    };
+    !values.is_empty() && values.iter().all(|w| satisfies(w, &p.cond))
+}
+
+/// Does the value `w` satisfy the partial filter's condition?
+fn satisfies(w: &Bson, cond: &Cond) -> bool {
+    match cond {
+        Cond::Eq(v) => equal(w, v),
+        Cond::In(items) => items.iter().any(|v| equal(w, v)),
+        Cond::Cmp(op, v) if type_rank(v) == type_rank(w) => {
+            let ord = compare(w, v);
+            match *op {
+                "$gt" => ord == Ordering::Greater,
+                "$gte" => ord != Ordering::Less,
+                "$lt" => ord == Ordering::Less,
+                _ => ord != Ordering::Greater,
+            }
+        }
+        _ => false,
+    }
+}
+
+type KeyBound = Bound<(Key, Rid)>;
+
+/// The B-tree ranges of a plan, in scan order: leading point intervals are
+/// expanded into one range each, the next field's intervals bound each
+/// range, and later fields are checked key by key.
+pub fn ranges(ix: &Index, p: &IndexPlan) -> Vec<(KeyBound, KeyBound)> {
+    let desc = ix.spec.desc;
+    let n = p.oils.len();
+    let is_desc = |i: usize| desc & (1 << i) != 0;
+    // Each field's intervals in index order.
+    let ordered: Vec<Vec<&Interval>> = p
+        .oils
+        .iter()
+        .enumerate()
+        .map(|(i, oil)| {
+            let mut v: Vec<&Interval> = oil.iter().collect();
+            if is_desc(i) {
+                v.reverse();
+            }
+            v
+        })
+        .collect();
+    let mut prefixes: Vec<Vec<Bson>> = vec![Vec::new()];
+    let mut k = 0;
+    while k < n {
+        let oil = &ordered[k];
+        if !oil.iter().all(|i| i.is_point()) || prefixes.len() * oil.len() > MAX_POINT_RANGES {
+            break;
+        }
+        let mut next = Vec::with_capacity(prefixes.len() * oil.len());
+        for pre in &prefixes {
+            for i in oil {
+                let mut v = pre.clone();
+                v.push(i.lo.clone());
+                next.push(v);
+            }
+        }
+        prefixes = next;
+        k += 1;
+    }
+    // Fill the fields after `k` with the smallest or largest value in index order.
+    let fill = |v: &mut Vec<Bson>, from: usize, smallest: bool| {
+        for i in from..n {
+            v.push(if smallest != is_desc(i) {
+                Bson::MinKey
+            } else {
+                Bson::MaxKey
+            });
+        }
+    };
+    let mut out = Vec::new();
+    for pre in prefixes {
+        if k == n {
+            let key = Key::new(pre, desc);
+            out.push((
+                Bound::Included((key.clone(), 0)),
+                Bound::Included((key, Rid::MAX)),
+            ));
+            continue;
+        }
+        for iv in &ordered[k] {
+            let (start, start_inc, end, end_inc) = if is_desc(k) {
+                (&iv.hi, iv.hi_inc, &iv.lo, iv.lo_inc)
+            } else {
+                (&iv.lo, iv.lo_inc, &iv.hi, iv.hi_inc)
+            };
+            let mut lo = pre.clone();
+            lo.push(start.clone());
+            fill(&mut lo, k + 1, start_inc);
+            let mut hi = pre.clone();
+            hi.push(end.clone());
+            fill(&mut hi, k + 1, !end_inc);
+            let lo = Key::new(lo, desc);
+            let hi = Key::new(hi, desc);
+            out.push((
+                if start_inc {
+                    Bound::Included((lo, 0))
+                } else {
+                    Bound::Excluded((lo, Rid::MAX))
+                },
+                if end_inc {
+                    Bound::Included((hi, Rid::MAX))
+                } else {
+                    Bound::Excluded((hi, 0))
+                },
+            ));
+        }
+    }
+    out.retain(|(lo, hi)| nonempty(lo, hi));
+    if !p.forward {
+        out.reverse();
+    }
+    out
+}
+
+/// BTreeSet::range panics on inverted bounds; such ranges hold nothing.
+fn nonempty(lo: &KeyBound, hi: &KeyBound) -> bool {
+    match (lo, hi) {
+        (Bound::Included(a), Bound::Included(b)) => a <= b,
+        (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) => a < b,
+        _ => true,
+    }
+}
+
+/// Keys within a plan's bounds, counting no further than `cap`.
+fn count_keys(ix: &Index, p: &IndexPlan, cap: usize) -> usize {
+    let mut n = 0;
+    for (lo, hi) in ranges(ix, p) {
+        for (key, _) in ix.entries().range((lo, hi)) {
+            if key_in_bounds(key, &p.oils) {
+                n += 1;
+            }
+            if n >= cap {
+                return n;
+            }
+        }
+    }
+    n
+}
+
+fn key_in_bounds(key: &Key, oils: &[Oil]) -> bool {
+    key.vals
+        .iter()
+        .zip(oils)
+        .all(|(v, oil)| oil_contains(oil, v))
+}
+
+/// Work done by a scan, for explain.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ScanStats {
+    pub keys_examined: usize,
+    pub docs_examined: usize,
+    pub dups_tested: usize,
+    pub dups_dropped: usize,
+    pub seeks: usize,
+    /// The scan ran to its end (not stopped early by a limit).
+    pub eof: bool,
+}
+
+enum Cursor<'c> {
+    Empty,
+    Coll {
+        next: usize,
+        forward: bool,
+    },
+    Index {
+        ix: &'c Index,
+        oils: &'c [Oil],
+        forward: bool,
+        ranges: std::vec::IntoIter<(KeyBound, KeyBound)>,
+        current: Option<Range<'c, (Key, Rid)>>,
+        /// Multikey indexes hold several keys per document: return each once.
+        seen: Option<HashSet<Rid>>,
+    },
+}
+
+/// The candidate documents of a plan, in scan order.
+pub struct Scan<'c> {
+    coll: Option<&'c Collection>,
+    cursor: Cursor<'c>,
+    pub stats: ScanStats,
+}
+
+impl Plan {
+    /// Scan `c` (the collection the plan was made for).
+    pub fn scan<'c>(&'c self, c: Option<&'c Collection>) -> Scan<'c> {
+        let cursor = match (&self.access, c) {
+            (Access::Eof, _) | (_, None) => Cursor::Empty,
+            (Access::CollScan { forward }, Some(c)) => Cursor::Coll {
+                next: if *forward { 0 } else { c.len() },
+                forward: *forward,
+            },
+            (Access::Index(p), Some(c)) => match c.indexes().iter().nth(p.index) {
+                Some(ix) => Cursor::Index {
+                    ix,
+                    oils: &p.oils,
+                    forward: p.forward,
+                    ranges: ranges(ix, p).into_iter(),
+                    current: None,
+                    seen: ix.is_multikey().then(HashSet::new),
+                },
+                None => Cursor::Empty,
+            },
+        };
+        Scan {
+            coll: c,
+            cursor,
+            stats: ScanStats::default(),
+        }
+    }
+
+    /// The index scan returns documents in the requested sort order.
+    pub fn provides_sort(&self) -> bool {
+        matches!(&self.access, Access::Index(p) if p.provides_sort)
+    }
+
+    pub fn index_plan(&self) -> Option<&IndexPlan> {
+        match &self.access {
+            Access::Index(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+impl<'c> Iterator for Scan<'c> {
+    type Item = &'c Document;
+
+    fn next(&mut self) -> Option<&'c Document> {
+        let c = self.coll?;
+        match &mut self.cursor {
+            Cursor::Empty => {
+                self.stats.eof = true;
+                None
+            }
+            Cursor::Coll { next, forward } => {
+                let doc = if *forward {
+                    let d = c.docs().get(*next);
+                    *next += 1;
+                    d
+                } else if *next > 0 {
+                    *next -= 1;
+                    c.docs().get(*next)
+                } else {
+                    None
+                };
+                match doc {
+                    Some(d) => {
+                        self.stats.docs_examined += 1;
+                        Some(d)
+                    }
+                    None => {
+                        self.stats.eof = true;
+                        None
+                    }
+                }
+            }
+            Cursor::Index {
+                ix,
+                oils,
+                forward,
+                ranges,
+                current,
+                seen,
+            } => loop {
+                if current.is_none() {
+                    let Some(r) = ranges.next() else {
+                        self.stats.eof = true;
+                        return None;
+                    };
+                    self.stats.seeks += 1;
+                    *current = Some(ix.entries().range(r));
+                }
+                let entry = match current.as_mut() {
+                    Some(range) if *forward => range.next(),
+                    Some(range) => range.next_back(),
+                    None => None,
+                };
+                let Some((key, rid)) = entry else {
+                    *current = None;
+                    continue;
+                };
+                self.stats.keys_examined += 1;
+                if !key_in_bounds(key, oils) {
+                    continue;
+                }
+                if let Some(seen) = seen {
+                    self.stats.dups_tested += 1;
+                    if !seen.insert(*rid) {
+                        self.stats.dups_dropped += 1;
+                        continue;
+                    }
+                }
+                if let Some(d) = c.position(*rid).and_then(|i| c.docs().get(i)) {
+                    self.stats.docs_examined += 1;
+                    return Some(d);
+                }
+            },
+        }
+    }
+}
