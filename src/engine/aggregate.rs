@@ -4,6 +4,7 @@ use super::{Call, Session};
 use crate::aggregate::{Pipeline, Source};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
+use crate::index::explain::{verbosity, Verbosity};
 use crate::output::shell::type_name;
 use bson::{Bson, Document};
 
@@ -41,6 +42,11 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
             .at(call.span))
         }
     };
+    // `aggregate(...).explain(verbosity)`: plan instead of running.
+    if let (Some(c), Some(coll)) = (calls.get(1).filter(|c| c.name == "explain"), coll) {
+        let v = verbosity(c.arg(0).map(|a| &a.value)).map_err(|e| e.at(c.span))?;
+        return super::explain::aggregate(session, coll, &stages, v).map_err(|e| e.at(c.span));
+    }
     let mut ctx = CompileCtx::default();
     let mut scope = Scope::new(&session.run);
     if let Some(options) = options {
@@ -59,7 +65,19 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
                 "collation" => {
                     return Err(Error::not_supported("the collation option").at(call.span))
                 }
-                "explain" => return Err(Error::not_supported("explain").at(call.span)),
+                "explain" => {
+                    if let (Some(coll), true) =
+                        (coll, !matches!(v, Bson::Boolean(false) | Bson::Null))
+                    {
+                        return super::explain::aggregate(
+                            session,
+                            coll,
+                            &stages,
+                            Verbosity::QueryPlanner,
+                        )
+                        .map_err(|e| e.at(call.span));
+                    }
+                }
                 _ if ACCEPTED_OPTIONS.contains(&k.as_str()) => {}
                 other => {
                     return Err(Error::location(

@@ -3,6 +3,7 @@
 mod aggregate;
 mod call;
 mod database;
+mod explain;
 mod indexes;
 mod insert;
 mod read;
@@ -49,7 +50,7 @@ const WRITE_METHODS: &[&str] = &[
     "bulkWrite",
 ];
 const INSERT_METHODS: &[&str] = &["insertOne", "insertMany", "insert"];
-const OTHER_METHODS: &[&str] = &["aggregate", "drop", "stats"];
+const OTHER_METHODS: &[&str] = &["aggregate", "drop", "stats", "explain"];
 
 impl<'a> Session<'a> {
     pub fn new(db: &'a mut Database, run: RunCtx) -> Session<'a> {
@@ -138,6 +139,8 @@ impl<'a> Session<'a> {
                 } else if INSERT_METHODS.contains(&name) {
                     no_cursor_methods(&chain.calls)?;
                     insert::run(self, coll, first)
+                } else if name == "explain" {
+                    explain::run(self, coll, &chain.calls)
                 } else if indexes::INDEX_METHODS.contains(&name) {
                     no_cursor_methods(&chain.calls)?;
                     indexes::run(self, coll, first).map_err(|e| e.at(first.span))

@@ -80,15 +80,13 @@ pub type Oil = Vec<Interval>;
 /// Sort and merge overlapping or touching intervals.
 pub fn union(mut v: Vec<Interval>) -> Oil {
     v.retain(|i| !i.is_empty());
-    v.sort_by(|a, b| {
-        compare(&a.lo, &b.lo).then_with(|| b.lo_inc.cmp(&a.lo_inc))
-    });
+    v.sort_by(|a, b| compare(&a.lo, &b.lo).then_with(|| b.lo_inc.cmp(&a.lo_inc)));
     let mut out: Oil = Vec::with_capacity(v.len());
     for i in v {
         if let Some(last) = out.last_mut() {
             let ord = compare(&i.lo, &last.hi);
-            let touches = ord == Ordering::Less
-                || (ord == Ordering::Equal && (i.lo_inc || last.hi_inc));
+            let touches =
+                ord == Ordering::Less || (ord == Ordering::Equal && (i.lo_inc || last.hi_inc));
             if touches {
                 match compare(&i.hi, &last.hi) {
                     Ordering::Greater => {
@@ -562,7 +560,10 @@ mod tests {
         assert_eq!(simple_prefix("abc", ""), (String::new(), false));
         let (oil, exact) = regex("^123_", "");
         assert!(exact);
-        assert_eq!(shown(&oil), vec!["[\"123_\", \"123`\")", "[/^123_/, /^123_/]"]);
+        assert_eq!(
+            shown(&oil),
+            vec!["[\"123_\", \"123`\")", "[/^123_/, /^123_/]"]
+        );
     }
 
     #[test]
@@ -576,7 +577,8 @@ mod tests {
             &comparison("$lte", &bson!(4)).unwrap_or_default().0,
         );
         assert_eq!(shown(&both), vec!["(1, 4]"]);
-        let (oil, exact) = translate(&Cond::In(vec![bson!(3), bson!(1), bson!(3)])).unwrap_or_default();
+        let (oil, exact) =
+            translate(&Cond::In(vec![bson!(3), bson!(1), bson!(3)])).unwrap_or_default();
         assert!(exact);
         assert_eq!(shown(&oil), vec!["[1, 1]", "[3, 3]"]);
         let (oil, _) = equality(&bson!([2, 1]));

@@ -10,7 +10,9 @@
 //! See https://www.mongodb.com/docs/manual/indexes/.
 pub mod bounds;
 pub mod display;
+pub mod explain;
 pub mod key;
+pub mod parsed;
 pub mod plan;
 pub mod spec;
 

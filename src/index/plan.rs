@@ -6,7 +6,9 @@
 //! `{$natural: 1}`, a collection scan. The scan only narrows the candidates:
 //! callers apply the whole filter to every document it yields.
 //! See https://www.mongodb.com/docs/manual/core/query-plans/.
-use super::bounds::{conditions, intersect, oil_contains, translate, Cond, Interval, Oil, PathCond};
+use super::bounds::{
+    conditions, intersect, oil_contains, translate, Cond, Interval, Oil, PathCond,
+};
 use super::key::Key;
 use super::{Index, Rid};
 use crate::engine::Collection;
@@ -42,7 +44,9 @@ pub struct IndexPlan {
 pub enum Access {
     /// The collection does not exist.
     Eof,
-    CollScan { forward: bool },
+    CollScan {
+        forward: bool,
+    },
     Index(IndexPlan),
 }
 
@@ -133,9 +137,9 @@ pub fn plan(
                     continue;
                 }
                 let p = index_plan(ix, i, &conds, sort);
-                let uses_filter = conds
-                    .iter()
-                    .any(|pc| pc.path == ix.spec.paths[0].dotted() && translate(&pc.cond).is_some());
+                let uses_filter = conds.iter().any(|pc| {
+                    pc.path == ix.spec.paths[0].dotted() && translate(&pc.cond).is_some()
+                });
                 if !(uses_filter || (sort.is_some() && p.provides_sort)) {
                     continue;
                 }
@@ -277,9 +281,11 @@ fn implies(filter: &Document, conds: &[PathCond], partial: &Document) -> bool {
             return false;
         }
     }
-    conditions(partial)
-        .iter()
-        .all(|pc| conds.iter().any(|qc| qc.path == pc.path && follows(&qc.cond, &qc.shown, pc)))
+    conditions(partial).iter().all(|pc| {
+        conds
+            .iter()
+            .any(|qc| qc.path == pc.path && follows(&qc.cond, &qc.shown, pc))
+    })
 }
 
 fn follows(q: &Cond, q_shown: &Document, p: &PathCond) -> bool {
@@ -293,7 +299,9 @@ fn follows(q: &Cond, q_shown: &Document, p: &PathCond) -> bool {
             Bson::Document(d) => d.get("$exists"),
             _ => None,
         })
-        .is_some_and(|v| !matches!(v, Bson::Boolean(false) | Bson::Null) && !matches!(v, Bson::Int32(0)));
+        .is_some_and(|v| {
+            !matches!(v, Bson::Boolean(false) | Bson::Null) && !matches!(v, Bson::Int32(0))
+        });
     if exists_true {
         return match q {
             Cond::Eq(v) | Cond::Cmp(_, v) => !matches!(v, Bson::Null),
@@ -310,7 +318,9 @@ fn follows(q: &Cond, q_shown: &Document, p: &PathCond) -> bool {
                 Cond::Cmp(pop, v) if type_rank(v) == type_rank(w) => {
                     let ord = compare(w, v);
                     match (*pop, *op) {
-                        ("$gt", "$gt") | ("$gte", "$gte") | ("$gte", "$gt") => ord != Ordering::Less,
+                        ("$gt", "$gt") | ("$gte", "$gte") | ("$gte", "$gt") => {
+                            ord != Ordering::Less
+                        }
                         ("$gt", "$gte") => ord == Ordering::Greater,
                         ("$lt", "$lt") | ("$lte", "$lte") | ("$lte", "$lt") => {
                             ord != Ordering::Greater
@@ -472,6 +482,15 @@ fn key_in_bounds(key: &Key, oils: &[Oil]) -> bool {
         .all(|(v, oil)| oil_contains(oil, v))
 }
 
+/// What running a read did: its plan, the scan's work and how many
+/// documents passed the filter (explain's executionStats).
+#[derive(Debug)]
+pub struct Executed {
+    pub plan: Plan,
+    pub stats: ScanStats,
+    pub matched: usize,
+}
+
 /// Work done by a scan, for explain.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ScanStats {
@@ -492,7 +511,7 @@ enum Cursor<'c> {
     },
     Index {
         ix: &'c Index,
-        oils: &'c [Oil],
+        oils: Vec<Oil>,
         forward: bool,
         ranges: std::vec::IntoIter<(KeyBound, KeyBound)>,
         current: Option<Range<'c, (Key, Rid)>>,
@@ -510,7 +529,7 @@ pub struct Scan<'c> {
 
 impl Plan {
     /// Scan `c` (the collection the plan was made for).
-    pub fn scan<'c>(&'c self, c: Option<&'c Collection>) -> Scan<'c> {
+    pub fn scan<'c>(&self, c: Option<&'c Collection>) -> Scan<'c> {
         let cursor = match (&self.access, c) {
             (Access::Eof, _) | (_, None) => Cursor::Empty,
             (Access::CollScan { forward }, Some(c)) => Cursor::Coll {
@@ -520,7 +539,7 @@ impl Plan {
             (Access::Index(p), Some(c)) => match c.indexes().iter().nth(p.index) {
                 Some(ix) => Cursor::Index {
                     ix,
-                    oils: &p.oils,
+                    oils: p.oils.clone(),
                     forward: p.forward,
                     ranges: ranges(ix, p).into_iter(),
                     current: None,
@@ -607,7 +626,7 @@ impl<'c> Iterator for Scan<'c> {
                     continue;
                 };
                 self.stats.keys_examined += 1;
-                if !key_in_bounds(key, oils) {
+                if !key_in_bounds(key, oils.as_slice()) {
                     continue;
                 }
                 if let Some(seen) = seen {

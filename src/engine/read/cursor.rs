@@ -2,11 +2,13 @@
 //! in any order (applied as MongoDB does: sort, then skip, then limit), then
 //! at most one terminal method (`toArray()`, `count()`, `itcount()`...).
 //! See https://www.mongodb.com/docs/manual/reference/method/js-cursor/.
-use super::{count, count_option, docs_of, filter_arg};
+use super::{count, count_option, filter_arg};
 use crate::context::RunCtx;
 use crate::engine::{Call, Session};
 use crate::error::{Error, Result, Span};
 use crate::expr::{CompileCtx, Expr, Scope};
+use crate::index::explain::{self, FindShape, Verbosity};
+use crate::index::plan::{plan, Executed};
 use crate::output::shell::type_name;
 use crate::projection::Projection;
 use crate::query::sort::SortSpec;
@@ -65,6 +67,8 @@ struct Find {
     ctx: CompileCtx,
     /// The `let` option's variables, bound for `$expr` and projection expressions.
     let_vars: Vec<(String, Bson)>,
+    /// `hint()`: an index name or key pattern, or `{$natural: 1}`.
+    hint: Option<Bson>,
 }
 
 pub(super) fn find(session: &mut Session, coll: &str, first: &Call, rest: &[Call]) -> Result<Bson> {
@@ -133,9 +137,12 @@ pub(super) fn find(session: &mut Session, coll: &str, first: &Call, rest: &[Call
                 )),
             }
         }
-        _ => Err(Error::not_supported(
-            "explain() (query plans need indexes, which the playground does not have yet)",
-        )),
+        "explain" => {
+            t.max_args(1)?;
+            let verbosity = crate::index::explain::verbosity(t.arg(0).map(|a| &a.value))?;
+            f.explain(session, coll, verbosity)
+        }
+        other => Err(Error::not_supported(format!("{other}()"))),
     };
     out.map_err(|e| e.at(t.span))
 }
@@ -226,6 +233,7 @@ impl Find {
             limit: 0,
             ctx,
             let_vars,
+            hint: None,
         };
         for (key, v) in opts {
             match key.as_str() {
@@ -234,7 +242,8 @@ impl Find {
                 "limit" => f.limit = count_option(opts, "limit")?.unwrap_or(0),
                 "projection" => f.projection = Some(as_doc(v, "projection")?.clone()),
                 "collation" => return Err(Error::not_supported("collation")),
-                "let" | "hint" | "comment" | "maxTimeMS" | "batchSize" | "allowDiskUse"
+                "hint" => f.hint = Some(v.clone()),
+                "let" | "comment" | "maxTimeMS" | "batchSize" | "allowDiskUse"
                 | "noCursorTimeout" | "readConcern" | "readPreference" => {}
                 other => {
                     return Err(Error::bad_value(format!(
@@ -274,14 +283,45 @@ impl Find {
                 )))
             }
             "tailable" => return Err(Error::not_supported("tailable cursors")),
-            // hint, comment, maxTimeMS, batchSize...: accepted, no effect on results.
+            "hint" => {
+                call.max_args(1)?;
+                self.hint = call.arg(0).map(|a| a.value.clone());
+            }
+            // comment, maxTimeMS, batchSize...: accepted, no effect on results.
             _ => {}
         }
         Ok(())
     }
 
-    /// Match, sort, skip, limit, then project only what is returned.
     fn run(&self, session: &Session, coll: &str) -> Result<Vec<Bson>> {
+        self.execute(session, coll).map(|(out, _)| out)
+    }
+
+    /// Run the find and describe how (see `crate::index::explain`).
+    fn explain(&self, session: &Session, coll: &str, verbosity: Verbosity) -> Result<Bson> {
+        let (out, ran) = self.execute(session, coll)?;
+        let shape = FindShape {
+            filter: &self.filter_doc,
+            sort: self.sort.as_ref(),
+            projection: self.projection.as_ref(),
+            skip: self.skip,
+            limit: self.limit,
+        };
+        let c = session.db.collection(coll);
+        Ok(explain::find(
+            c,
+            coll,
+            &shape,
+            &ran,
+            out.len(),
+            verbosity,
+            self.hint.as_ref(),
+        ))
+    }
+
+    /// Match, sort, skip, limit, then project only what is returned. The
+    /// planner picks the candidates (an index scan or the collection).
+    fn execute(&self, session: &Session, coll: &str) -> Result<(Vec<Bson>, Executed)> {
         if self.skip < 0 {
             return Err(Error::location(
                 51024,
@@ -300,10 +340,11 @@ impl Find {
             _ => None,
         };
         let scope = Scope::new(&session.run).with_vars(self.let_vars.clone());
-        let docs = docs_of(session, coll);
+        let c = session.db.collection(coll);
+        let plan = plan(c, &self.filter_doc, self.sort.as_ref(), self.hint.as_ref())?;
         let skip = usize::try_from(self.skip).unwrap_or(usize::MAX);
         let limit = usize::try_from(self.limit.unsigned_abs()).unwrap_or(usize::MAX);
-        let sorting = self.sort.as_ref().is_some_and(|s| !s.is_empty());
+        let sorting = self.sort.as_ref().is_some_and(|s| !s.is_empty()) && !plan.provides_sort();
         // Without a sort, stop scanning once skip + limit documents matched.
         let enough = if !sorting && limit > 0 {
             skip.saturating_add(limit)
@@ -311,14 +352,17 @@ impl Find {
             usize::MAX
         };
         let mut matched: Vec<Matched> = Vec::new();
-        for d in docs {
-            if matched.len() >= enough {
-                break;
-            }
+        let mut scan = plan.scan(c);
+        for d in scan.by_ref() {
             if let Some(pos) = self.filter.matches_at(d, &scope)? {
                 matched.push((d, pos));
+                if matched.len() >= enough {
+                    break;
+                }
             }
         }
+        let stats = scan.stats;
+        let n_matched = matched.len();
         if let Some(sort) = self.sort.as_ref().filter(|_| sorting) {
             let mut keyed: Vec<(Vec<Bson>, Matched)> = matched
                 .into_iter()
@@ -335,7 +379,14 @@ impl Find {
                 None => d.clone(),
             }));
         }
-        Ok(out)
+        Ok((
+            out,
+            Executed {
+                plan,
+                stats,
+                matched: n_matched,
+            },
+        ))
     }
 }
 

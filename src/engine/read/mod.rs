@@ -81,7 +81,13 @@ fn count_option(opts: &Document, name: &str) -> Result<Option<i64>> {
 }
 
 /// Count matches, then apply skip and limit (limit 0 = none; a negative limit counts as its size).
-fn count_matches(session: &Session, coll: &str, filter: &Filter, opts: &Document) -> Result<Bson> {
+fn count_matches(
+    session: &Session,
+    coll: &str,
+    filter: &Filter,
+    filter_doc: &Document,
+    opts: &Document,
+) -> Result<Bson> {
     let skip = count_option(opts, "skip")?.unwrap_or(0);
     if skip < 0 {
         return Err(Error::location(
@@ -91,12 +97,14 @@ fn count_matches(session: &Session, coll: &str, filter: &Filter, opts: &Document
     }
     let limit = count_option(opts, "limit")?.unwrap_or(0).unsigned_abs();
     let scope = Scope::new(&session.run);
-    let docs = docs_of(session, coll);
     let mut n: u64 = 0;
-    if filter.matches_everything() {
-        n = docs.len() as u64;
+    let hint = opts.get("hint");
+    if filter.matches_everything() && hint.is_none() {
+        n = docs_of(session, coll).len() as u64;
     } else {
-        for d in docs {
+        let c = session.db.collection(coll);
+        let plan = crate::index::plan::plan(c, filter_doc, None, hint)?;
+        for d in plan.scan(c) {
             if filter.matches(d, &scope)? {
                 n += 1;
             }
@@ -116,7 +124,8 @@ fn count_documents(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
     let empty = Document::new();
     let opts = call.doc_arg(1, "options")?.unwrap_or(&empty);
     check_options(opts, &["skip", "limit", "hint", "maxTimeMS", "comment"])?;
-    count_matches(session, coll, &filter, opts)
+    let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
+    count_matches(session, coll, &filter, filter_doc, opts)
 }
 
 /// Legacy `count(filter, {skip, limit})`.
@@ -136,7 +145,8 @@ fn legacy_count(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
             "readConcern",
         ],
     )?;
-    count_matches(session, coll, &filter, opts)
+    let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
+    count_matches(session, coll, &filter, filter_doc, opts)
 }
 
 /// Options we accept (indexes, timeouts and comments change nothing here).
@@ -177,14 +187,15 @@ fn distinct(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
     }
     let filter = filter_arg(call, 1, &CompileCtx::default())?;
     let empty = Document::new();
-    check_options(
-        call.doc_arg(2, "options")?.unwrap_or(&empty),
-        &["maxTimeMS", "comment", "hint"],
-    )?;
+    let opts = call.doc_arg(2, "options")?.unwrap_or(&empty);
+    check_options(opts, &["maxTimeMS", "comment", "hint"])?;
     let path = FieldPath::new(&field);
     let scope = Scope::new(&session.run);
     let mut seen: BTreeSet<OrdBson> = BTreeSet::new();
-    for d in docs_of(session, coll) {
+    let c = session.db.collection(coll);
+    let filter_doc = call.doc_arg(1, "filter")?.unwrap_or(&empty);
+    let plan = crate::index::plan::plan(c, filter_doc, None, opts.get("hint"))?;
+    for d in plan.scan(c) {
         if !filter.matches(d, &scope)? {
             continue;
         }
