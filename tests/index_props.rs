@@ -87,19 +87,19 @@ fn condition() -> impl Strategy<Value = Bson> {
 
 fn filter() -> impl Strategy<Value = Document> {
     let path = prop::sample::select(vec!["a", "b", "c", "a.x", "b.x", "a.0"]);
-    prop::collection::vec((path, condition()), 0..3).prop_map(|conds| {
+    prop::collection::vec((path, condition()), 0..4).prop_map(|conds| {
         let mut f = Document::new();
-        for (i, (p, c)) in conds.into_iter().enumerate() {
+        let mut more = Vec::new();
+        for (p, c) in conds {
             if f.contains_key(p) {
                 // A second condition on a path goes through $and.
-                f.insert(
-                    format!("$and"),
-                    Bson::Array(vec![Bson::Document(doc! {p: c})]),
-                );
-                let _ = i;
+                more.push(Bson::Document(doc! {p: c}));
             } else {
                 f.insert(p, c);
             }
+        }
+        if !more.is_empty() {
+            f.insert("$and", more);
         }
         f
     })

@@ -232,6 +232,10 @@ fn count(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<Bso
             command,
         ));
     }
+    if count_scan(c, &ran, filter_doc, false).is_some() {
+        // COUNT_SCAN counts index keys and fetches no document.
+        ran.stats.docs_examined = 0;
+    }
     let input = |exec: bool| match count_scan(c, &ran, filter_doc, exec) {
         Some(d) => d,
         None => {
@@ -497,11 +501,15 @@ pub fn aggregate(session: &mut Session, coll: &str, stages: &[Bson], v: Verbosit
             },
         );
     }
+    let mut docs = docs;
+    if let Some(s) = sort_spec.as_ref().filter(|_| !ran.plan.provides_sort()) {
+        s.sort_refs(&mut docs);
+    }
     let mut flowing: Vec<Document> = docs
         .into_iter()
         .skip(skip_n)
         .take(limit_n)
-        .map(|d| d.clone())
+        .cloned()
         .collect();
     let mut out_stages = vec![Bson::Document(doc! { "$cursor": cursor })];
     let scope = Scope::new(&session.run);

@@ -182,7 +182,7 @@ pub(crate) fn index_fields(ix: &Index) -> Document {
 fn index_bounds(ix: &Index, p: &IndexPlan) -> Document {
     let mut b = Document::new();
     for (i, (name, oil)) in ix.spec.field_names().iter().zip(&p.oils).enumerate() {
-        let reversed = (ix.spec.desc & (1 << i) != 0) != !p.forward;
+        let reversed = (ix.spec.desc & (1 << i) != 0) == p.forward;
         let mut shown: Vec<Bson> = oil
             .iter()
             .map(|iv| Bson::String(iv.display(reversed)))

@@ -29,6 +29,10 @@ use std::collections::BTreeSet;
 /// A document's stable identity inside its collection.
 pub type Rid = u64;
 
+/// A document's keys in one index and where its arrays were.
+type DocKeys = (Vec<Key>, Vec<Vec<String>>);
+type PendingKeys = Vec<Option<DocKeys>>;
+
 #[derive(Clone, Debug)]
 pub struct Index {
     pub spec: IndexSpec,
@@ -75,7 +79,7 @@ impl Index {
     }
 
     /// The document's keys, or `None` when a sparse or partial index leaves it out.
-    fn doc_keys(&self, doc: &Document) -> Result<Option<(Vec<Key>, Vec<Vec<String>>)>> {
+    fn doc_keys(&self, doc: &Document) -> Result<Option<DocKeys>> {
         if self.spec.is_id() {
             let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
             return Ok(Some((vec![Key::new(vec![id], 0)], Vec::new())));
@@ -185,8 +189,6 @@ impl Default for IndexSet {
         }
     }
 }
-
-type PendingKeys = Vec<Option<(Vec<Key>, Vec<Vec<String>>)>>;
 
 impl IndexSet {
     pub fn iter(&self) -> impl Iterator<Item = &Index> {
