@@ -127,9 +127,7 @@ pub fn plan(
                     return Err(bad_hint());
                 }
             }
-            let mut p = index_plan(ix, i, &conds, sort);
-            p.est_keys = count_keys(ix, &p, usize::MAX);
-            plans.push(p);
+            plans.push(index_plan(ix, i, &conds, sort));
         }
         Hint::None => {
             for (i, ix) in c.indexes().iter().enumerate() {
@@ -148,9 +146,11 @@ pub fn plan(
                 }
                 plans.push(p);
             }
-            // Fewest keys first; count each plan only as far as the best so far.
+            let plans_len = plans.len();
+            // Fewest keys first; count each plan only as far as the best so far
+            // (a single candidate needs no count).
             let mut best = usize::MAX;
-            for p in &mut plans {
+            for p in plans.iter_mut().filter(|_| plans_len > 1) {
                 if let Some(ix) = c.indexes().iter().nth(p.index) {
                     p.est_keys = count_keys(ix, p, best.saturating_add(1));
                     best = best.min(p.est_keys);
