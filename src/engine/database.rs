@@ -16,7 +16,7 @@ pub struct Collection {
     rids: Vec<Rid>,
     next_rid: Rid,
     indexes: IndexSet,
-    /// The namespace of the last write, for errors raised by in-place updates.
+    /// The namespace of the last write, for the indexes' errors.
     ns: String,
 }
 
@@ -97,37 +97,31 @@ impl Collection {
         Ok(())
     }
 
-    /// Update the document at `index` in place; `f` returns whether it changed.
-    /// With secondary indexes the old version is kept so that a duplicate key
-    /// puts it back.
+    /// Update the document at `index` in place; `f` returns whether it
+    /// changed and, when it fails, must leave the document as it was.
+    /// `id_fixed`: the update cannot change `_id` (known when it was
+    /// compiled), so with only the `_id` index nothing needs re-indexing.
+    /// Otherwise the old version is kept so that a duplicate key puts it back.
     pub fn update_in_place(
         &mut self,
+        namespace: &str,
         index: usize,
+        id_fixed: bool,
         f: impl FnOnce(&mut Document) -> Result<bool>,
     ) -> Result<bool> {
+        self.set_ns(namespace);
         let (Some(doc), Some(&rid)) = (self.docs.get_mut(index), self.rids.get(index)) else {
             return Err(out_of_range());
         };
-        let old = if self.indexes.only_id() {
-            let mut id_only = Document::new();
-            id_only.insert("_id", doc.get("_id").cloned().unwrap_or(Bson::Null));
-            id_only
-        } else {
-            doc.clone()
-        };
+        if id_fixed && self.indexes.only_id() {
+            return f(doc);
+        }
+        let old = doc.clone();
         let changed = f(doc)?;
         if changed {
-            let id_changed = !crate::value::equal(
-                old.get("_id").unwrap_or(&Bson::Null),
-                doc.get("_id").unwrap_or(&Bson::Null),
-            );
-            if id_changed || !self.indexes.only_id() {
-                if let Err(e) = self.indexes.on_replace(&self.ns, rid, &old, doc) {
-                    if !self.indexes.only_id() {
-                        *doc = old;
-                    }
-                    return Err(e);
-                }
+            if let Err(e) = self.indexes.on_replace(&self.ns, rid, &old, doc) {
+                *doc = old;
+                return Err(e);
             }
         }
         Ok(changed)
@@ -175,6 +169,20 @@ impl Collection {
         self.rids.clear();
         self.indexes.clear_entries();
     }
+}
+
+/// The server refuses arrays, regular expressions and undefined as `_id`.
+fn check_new_id(id: &Bson) -> Result<()> {
+    let bad = match id {
+        Bson::Array(_) => "array",
+        Bson::RegularExpression(_) => "regex",
+        Bson::Undefined => "undefined",
+        _ => return Ok(()),
+    };
+    Err(Error::location(
+        53,
+        format!("The '_id' value cannot be of type {bad}"),
+    ))
 }
 
 /// `E11000 duplicate key error collection: test.trades index: _id_ dup key: { _id: "x" }`
@@ -246,27 +254,19 @@ impl Database {
 
     /// Give a document its `_id` (a seeded ObjectId when missing) and move
     /// `_id` to the front, as the server does on insert; reject invalid `_id`s.
+    /// A document whose `_id` is already first is kept as it is (no rebuild).
     pub fn prepare_insert(&self, mut doc: Document) -> Result<Document> {
+        if let Some((k, id)) = doc.iter().next() {
+            if k == "_id" {
+                check_new_id(id)?;
+                return Ok(doc);
+            }
+        }
         let id = match doc.remove("_id") {
-            Some(Bson::Array(_)) => {
-                return Err(Error::location(
-                    53,
-                    "The '_id' value cannot be of type array",
-                ));
+            Some(id) => {
+                check_new_id(&id)?;
+                id
             }
-            Some(Bson::RegularExpression(_)) => {
-                return Err(Error::location(
-                    53,
-                    "The '_id' value cannot be of type regex",
-                ));
-            }
-            Some(Bson::Undefined) => {
-                return Err(Error::location(
-                    53,
-                    "The '_id' value cannot be of type undefined",
-                ));
-            }
-            Some(id) => id,
             None => Bson::ObjectId(self.new_object_id()),
         };
         let mut out = Document::new();

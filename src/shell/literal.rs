@@ -230,6 +230,12 @@ impl<'a> Parser<'a> {
             if first && ctx.extjson && is_extjson_key(&key) {
                 // A wrapper: finish it as a tree and let `lower` convert it.
                 let value = self.expr()?;
+                if self.tok.is_punct("}") {
+                    if let Some(v) = simple_wrapper(&key, &value) {
+                        self.bump()?;
+                        return Ok(v);
+                    }
+                }
                 let mut props = vec![Property {
                     key,
                     key_span,
@@ -265,5 +271,23 @@ impl<'a> Parser<'a> {
         })();
         self.depth -= 1;
         r.map(|()| Bson::Array(items))
+    }
+}
+
+/// The commonest one-field wrappers in data, `{"$date": "<ISO>"}` and
+/// `{"$oid": "<hex>"}`, converted directly (the bson crate's Extended JSON
+/// reader, used for every other wrapper, goes through `serde_json` values):
+/// the same conversions that reader makes. `None` for anything else and for
+/// invalid text, which then takes the general path and its error.
+fn simple_wrapper(key: &str, value: &Node) -> Option<Bson> {
+    let NodeKind::Value(Bson::String(s)) = &value.kind else {
+        return None;
+    };
+    match key {
+        "$date" => bson::DateTime::parse_rfc3339_str(s)
+            .ok()
+            .map(Bson::DateTime),
+        "$oid" => bson::oid::ObjectId::parse_str(s).ok().map(Bson::ObjectId),
+        _ => None,
     }
 }

@@ -9,6 +9,7 @@ mod ops;
 mod path;
 mod positional;
 mod rename;
+mod undo;
 pub mod values;
 
 use crate::aggregate::Pipeline;
@@ -16,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use bson::{Bson, Document, Timestamp};
 use compile::{ArrayFilter, Tree};
+use std::borrow::Cow;
 use values::{doc_levels, identical_docs, MAX_DEPTH};
 
 #[derive(Clone, Debug)]
@@ -96,6 +98,52 @@ impl Update {
         }
     }
 
+    /// Whether an application may reach `_id` (it then fails unless it
+    /// leaves `_id` as it was) or move values by renaming.
+    pub fn may_touch_id(&self) -> bool {
+        match &self.kind {
+            Kind::Modifiers(t, _) => t.touches_id || !t.renames.is_empty(),
+            _ => true,
+        }
+    }
+
+    /// Apply an operator update to a stored document, all or nothing: when
+    /// it fails midway, or `check` refuses the result, the document is left
+    /// as it was. Only the top-level fields the update can reach are saved
+    /// first (see `undo`), not the whole document; updates with renames are
+    /// applied to a copy.
+    pub fn apply_stored(
+        &self,
+        doc: &mut Document,
+        position: Option<usize>,
+        scope: &Scope,
+        check: impl FnOnce(&Document) -> Result<()>,
+    ) -> Result<bool> {
+        let tree = match &self.kind {
+            Kind::Modifiers(tree, _) if undo::can_undo(tree) => tree,
+            _ => {
+                let mut new = doc.clone();
+                let changed = self.apply(&mut new, position, false, scope)?;
+                if changed {
+                    check(&new)?;
+                    *doc = new;
+                }
+                return Ok(changed);
+            }
+        };
+        let saved = undo::save(tree, doc);
+        let r = self.apply(doc, position, false, scope).and_then(|changed| {
+            if changed {
+                check(doc)?;
+            }
+            Ok(changed)
+        });
+        if r.is_err() {
+            undo::restore(saved, doc);
+        }
+        r
+    }
+
     /// Apply to a document in place; returns whether it changed. `position` is
     /// the filter's positional match; `inserting` is true for an upsert's insert.
     pub fn apply(
@@ -121,25 +169,30 @@ impl Update {
                 }
                 Ok(changed)
             }
-            Kind::Replacement(r) => {
-                let new = replaced(doc, r, true, scope)?;
-                Ok(store(doc, new))
-            }
+            Kind::Replacement(_) | Kind::Pipeline(_) => match self.computed(doc, scope)? {
+                Some(new) => {
+                    *doc = new;
+                    Ok(true)
+                }
+                None => Ok(false),
+            },
+        }
+    }
+
+    /// A replacement's or a pipeline's new document, computed from the
+    /// stored one without changing it (so a failure leaves nothing to undo
+    /// and no copy is needed first); `None` when nothing would change, and
+    /// always `None` for operator updates (see [`Update::apply`]).
+    pub fn computed(&self, doc: &Document, scope: &Scope) -> Result<Option<Document>> {
+        match &self.kind {
+            Kind::Modifiers(..) => Ok(None),
+            Kind::Replacement(r) => replaced(doc, Cow::Borrowed(r), true, scope),
             Kind::Pipeline(p) => {
                 let out = p.apply_to(doc, scope)?;
-                let new = replaced(doc, &out, false, scope)?;
-                Ok(store(doc, new))
+                replaced(doc, Cow::Owned(out), false, scope)
             }
         }
     }
-}
-
-fn store(doc: &mut Document, new: Document) -> bool {
-    let changed = !identical_docs(doc, &new);
-    if changed {
-        *doc = new;
-    }
-    changed
 }
 
 /// The server refuses `$`-prefixed top-level fields and invalid `_id`s in a replacement.
@@ -170,16 +223,17 @@ fn check_id(d: &Document) -> Result<()> {
 
 /// The document a replacement (or a pipeline's output) produces: the
 /// original `_id` is kept when the new content has none, and may not change.
+/// `None` when it is identical to the old one (nothing modified).
 fn replaced(
     old: &Document,
-    new: &Document,
+    new: Cow<Document>,
     fill_timestamps: bool,
     scope: &Scope,
-) -> Result<Document> {
-    if identical_docs(old, new) {
-        return Ok(new.clone());
+) -> Result<Option<Document>> {
+    if identical_docs(old, &new) {
+        return Ok(None);
     }
-    check_id(new)?;
+    check_id(&new)?;
     let mut out = Document::new();
     match (old.get("_id"), new.get("_id")) {
         (Some(a), Some(b)) if !crate::value::equal(a, b) => {
@@ -193,25 +247,42 @@ fn replaced(
         }
         _ => {}
     }
-    for (k, v) in new {
-        // Empty timestamps in a replacement get the current time (not in _id).
-        let v = match v {
-            Bson::Timestamp(Timestamp {
-                time: 0,
-                increment: 0,
-            }) if fill_timestamps && k != "_id" => {
-                let secs = scope.run.now.timestamp_millis().div_euclid(1000);
+    // Empty timestamps in a replacement get the current time (not in _id).
+    let fill = |k: &str, v: &Bson| {
+        fill_timestamps
+            && k != "_id"
+            && matches!(
+                v,
                 Bson::Timestamp(Timestamp {
-                    time: u32::try_from(secs).unwrap_or(0),
-                    increment: 1,
+                    time: 0,
+                    increment: 0,
                 })
+            )
+    };
+    let now = || {
+        let secs = scope.run.now.timestamp_millis().div_euclid(1000);
+        Bson::Timestamp(Timestamp {
+            time: u32::try_from(secs).unwrap_or(0),
+            increment: 1,
+        })
+    };
+    match new {
+        Cow::Borrowed(new) => {
+            for (k, v) in new {
+                let v = if fill(k, v) { now() } else { v.clone() };
+                out.insert(k.clone(), v);
             }
-            other => other.clone(),
-        };
-        out.insert(k.clone(), v);
+        }
+        Cow::Owned(new) if out.is_empty() && !fill_timestamps => out = new,
+        Cow::Owned(new) => {
+            for (k, v) in new {
+                let v = if fill(&k, &v) { now() } else { v };
+                out.insert(k, v);
+            }
+        }
     }
     if doc_levels(&out) > MAX_DEPTH {
         return Err(values::depth_error());
     }
-    Ok(out)
+    Ok((!identical_docs(old, &out)).then_some(out))
 }

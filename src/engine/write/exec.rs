@@ -162,19 +162,6 @@ fn apply_one(
     scope: &Scope,
     keep: bool,
 ) -> Result<(bool, Option<Document>)> {
-    if !keep {
-        if let Some(growth) = update.in_place_growth() {
-            // One self-validating leaf: it fails before writing, so no copy is needed.
-            let fits = c
-                .docs()
-                .get(i)
-                .is_some_and(|d| doc_size(d) + growth <= MAX_DOC_SIZE);
-            if fits {
-                let changed = c.update_in_place(i, |d| update.apply(d, pos, false, scope))?;
-                return Ok((changed, None));
-            }
-        }
-    }
     let Some(stored) = c.docs().get(i) else {
         return Err(Error::new(
             1,
@@ -182,15 +169,42 @@ fn apply_one(
             "document index out of range",
         ));
     };
-    let mut new = stored.clone();
     let before = keep.then(|| stored.clone());
-    let changed = update.apply(&mut new, pos, false, scope)?;
-    if changed {
-        if doc_size(&new) > MAX_DOC_SIZE {
-            return Err(too_large());
-        }
-        c.replace(ns, i, new)?;
+    if !update.has_operators() {
+        // Replacements and pipelines build the new document from the stored
+        // one, which stays untouched until it is replaced whole.
+        let changed = match update.computed(stored, scope)? {
+            Some(new) => {
+                if doc_size(&new) > MAX_DOC_SIZE {
+                    return Err(too_large());
+                }
+                c.replace(ns, i, new)?;
+                true
+            }
+            None => false,
+        };
+        return Ok((changed, before));
     }
+    let id_fixed = !update.may_touch_id();
+    if let Some(growth) = update.in_place_growth() {
+        // One self-validating leaf that cannot reach `_id`: it fails before
+        // writing, so nothing needs saving.
+        if doc_size(stored) + growth <= MAX_DOC_SIZE {
+            let changed =
+                c.update_in_place(ns, i, id_fixed, |d| update.apply(d, pos, false, scope))?;
+            return Ok((changed, before));
+        }
+    }
+    let fits = |d: &Document| {
+        if doc_size(d) > MAX_DOC_SIZE {
+            Err(too_large())
+        } else {
+            Ok(())
+        }
+    };
+    let changed = c.update_in_place(ns, i, id_fixed, |d| {
+        update.apply_stored(d, pos, scope, fits)
+    })?;
     Ok((changed, before))
 }
 
