@@ -198,7 +198,7 @@ fn oid_error() -> Error {
     )
 }
 
-fn parse_oid(s: &str) -> Result<Bson> {
+pub(super) fn parse_oid(s: &str) -> Result<Bson> {
     if s.len() != 24 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(oid_error());
     }

@@ -2,6 +2,8 @@
 //! or straight into BSON (configurations and other pure data, where building
 //! a tree first would double the allocations on multi-megabyte inputs).
 use super::ast::{Node, NodeKind, Property};
+use super::ctors::parse_oid;
+use super::dates::parse_isodate;
 use super::lexer::Tok;
 use super::lower::{is_extjson_key, lower, LowerCtx};
 use super::number::{js_number_to_string, number_literal, typed_number, NumLit};
@@ -176,6 +178,9 @@ impl<'a> Parser<'a> {
             r?;
             return lower(&node, ctx);
         }
+        if let Some(v) = self.simple_call(ctx)? {
+            return Ok(v);
+        }
         let v = if self.tok.is_punct("{") {
             self.direct_object(ctx)?
         } else if self.tok.is_punct("[") {
@@ -192,6 +197,54 @@ impl<'a> Parser<'a> {
             return Err(Error::not_supported("calling or indexing a literal in data").at(span));
         }
         Ok(v)
+    }
+
+    /// `ISODate("<ISO>")` or `ObjectId("<hex>")` with a valid string, read
+    /// without a syntax tree (data pasted from mongosh holds thousands); the
+    /// same values `lower` gives. Anything else (another shape, a variable
+    /// of that name, a method call after it, invalid text) puts the tokens
+    /// back and returns `None`, so the general path reads it, errors included.
+    fn simple_call(&mut self, ctx: &LowerCtx) -> Result<Option<Bson>> {
+        let Tok::Ident(name @ ("ISODate" | "ObjectId")) = self.tok.tok else {
+            return Ok(None);
+        };
+        if ctx.vars.contains_key(name) {
+            return Ok(None);
+        }
+        let saved = (self.lex.clone(), self.tok.clone(), self.prev_end);
+        let mut attempt = || -> Result<Option<Bson>> {
+            self.bump()?;
+            if !self.tok.is_punct("(") {
+                return Ok(None);
+            }
+            self.bump()?;
+            let v = match &self.tok.tok {
+                Tok::Str(s) if name == "ISODate" => {
+                    parse_isodate(s).map(|ms| Bson::DateTime(bson::DateTime::from_millis(ms)))
+                }
+                Tok::Str(s) => parse_oid(s).ok(),
+                _ => None,
+            };
+            if v.is_none() {
+                return Ok(None);
+            }
+            self.bump()?;
+            if !self.tok.is_punct(")") {
+                return Ok(None);
+            }
+            self.bump()?;
+            if matches!(self.tok.tok, Tok::Punct("." | "[" | "(" | "?." | "=>")) {
+                return Ok(None);
+            }
+            Ok(v)
+        };
+        match attempt() {
+            Ok(Some(v)) => Ok(Some(v)),
+            _ => {
+                (self.lex, self.tok, self.prev_end) = saved;
+                Ok(None)
+            }
+        }
     }
 
     /// A string, plain number, boolean or null token, consumed; `None` (nothing

@@ -85,7 +85,7 @@ const UNSUPPORTED_WORDS: &[&str] = &[
 
 pub(crate) struct Parser<'a> {
     pub(crate) src: &'a str,
-    lex: Lexer<'a>,
+    pub(super) lex: Lexer<'a>,
     /// The current (not yet consumed) token.
     pub(crate) tok: Token<'a>,
     /// End of the last consumed token: node spans end here.
