@@ -388,10 +388,9 @@ pub(crate) fn run_stages<'a>(
                 // `$sort` then `$limit`: keep only the first `n` (stable).
                 if let Some(Stage::Limit(n)) = stages.get(i) {
                     i += 1;
-                    top_k(docs, spec, *n)
+                    sort_docs(docs, spec, Some(*n))
                 } else {
-                    docs.sort_by(|a, b| spec.compare(a, b));
-                    docs
+                    sort_docs(docs, spec, None)
                 }
             }
             Stage::Limit(n) => {
@@ -464,28 +463,16 @@ fn owned<'a>(docs: Vec<Document>) -> Docs<'a> {
     docs.into_iter().map(Cow::Owned).collect()
 }
 
-/// The first `n` documents in sort order, stable, without sorting everything
-/// when `n` is small.
-fn top_k<'a>(docs: Docs<'a>, spec: &SortSpec, n: usize) -> Docs<'a> {
-    if n.saturating_mul(4) >= docs.len() {
-        let mut docs = docs;
-        docs.sort_by(|a, b| spec.compare(a, b));
-        docs.truncate(n);
-        return docs;
-    }
-    // Keep a sorted buffer of at most n; later equal documents go after.
-    let mut best: Vec<Cow<'a, Document>> = Vec::with_capacity(n + 1);
-    for d in docs {
-        if best.len() == n {
-            match best.last() {
-                Some(worst) if spec.compare(&d, worst) == std::cmp::Ordering::Less => {
-                    best.pop();
-                }
-                _ => continue,
-            }
-        }
-        let pos = best.partition_point(|b| spec.compare(b, &d) != std::cmp::Ordering::Greater);
-        best.insert(pos, d);
-    }
-    best
+/// The documents in sort order (stable), the first `first` only: keys are
+/// extracted once per document, and `$sort` + `$limit` keeps a bounded buffer.
+fn sort_docs<'a>(docs: Docs<'a>, spec: &SortSpec, first: Option<usize>) -> Docs<'a> {
+    let order = {
+        let refs: Vec<&Document> = docs.iter().map(|d| d.as_ref()).collect();
+        spec.order(&refs, first)
+    };
+    let mut slots: Vec<Option<Cow<'a, Document>>> = docs.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+        .collect()
 }

@@ -74,9 +74,9 @@ impl SortSpec {
     /// Compare two documents by this specification.
     pub fn compare(&self, a: &Document, b: &Document) -> Ordering {
         for (path, (_, asc)) in self.paths.iter().zip(&self.keys) {
-            let ka = key_at(path, Subject::Doc(a), *asc);
-            let kb = key_at(path, Subject::Doc(b), *asc);
-            let ord = compare(&ka, &kb);
+            let ka = key_ref(path, Subject::Doc(a), *asc);
+            let kb = key_ref(path, Subject::Doc(b), *asc);
+            let ord = compare(ka, kb);
             if ord != Ordering::Equal {
                 return if *asc { ord } else { ord.reverse() };
             }
@@ -88,9 +88,9 @@ impl SortSpec {
     /// {field: 1}`): a value that is not a document has no fields.
     pub fn compare_values(&self, a: &Bson, b: &Bson) -> Ordering {
         for (path, (_, asc)) in self.paths.iter().zip(&self.keys) {
-            let ka = key_at(path, Subject::Value(a), *asc);
-            let kb = key_at(path, Subject::Value(b), *asc);
-            let ord = compare(&ka, &kb);
+            let ka = key_ref(path, Subject::Value(a), *asc);
+            let kb = key_ref(path, Subject::Value(b), *asc);
+            let ord = compare(ka, kb);
             if ord != Ordering::Equal {
                 return if *asc { ord } else { ord.reverse() };
             }
@@ -103,7 +103,7 @@ impl SortSpec {
         self.paths
             .iter()
             .zip(&self.keys)
-            .map(|(p, (_, asc))| key_at(p, Subject::Doc(doc), *asc))
+            .map(|(p, (_, asc))| key_ref(p, Subject::Doc(doc), *asc).clone())
             .collect()
     }
 
@@ -118,15 +118,76 @@ impl SortSpec {
         Ordering::Equal
     }
 
-    /// Stable sort, computing each document's key once.
+    /// Compare two borrowed keys (see [`SortSpec::order`]).
+    fn compare_key_refs(&self, a: &[&Bson], b: &[&Bson]) -> Ordering {
+        for ((x, y), (_, asc)) in a.iter().zip(b).zip(&self.keys) {
+            let ord = compare(x, y);
+            if ord != Ordering::Equal {
+                return if *asc { ord } else { ord.reverse() };
+            }
+        }
+        Ordering::Equal
+    }
+
+    /// The positions of `docs` in sort order, the first `first` only (all
+    /// when `None`): exactly the prefix a stable sort would give (ties keep
+    /// input order). Each document's key is extracted once, borrowed; when
+    /// few are wanted only a bounded, sorted buffer of the best is kept
+    /// (MongoDB's top-k sort for `sort().limit()`).
+    pub fn order<'a>(&self, docs: &[&'a Document], first: Option<usize>) -> Vec<usize> {
+        let width = self.paths.len();
+        let n = docs.len();
+        let want = first.unwrap_or(n).min(n);
+        if width == 0 || n < 2 {
+            return (0..want).collect();
+        }
+        let mut keys: Vec<&'a Bson> = Vec::with_capacity(n.saturating_mul(width));
+        for d in docs {
+            for (p, (_, asc)) in self.paths.iter().zip(&self.keys) {
+                keys.push(key_ref(p, Subject::Doc(d), *asc));
+            }
+        }
+        let key = |i: usize| keys.get(i * width..(i + 1) * width).unwrap_or(&[]);
+        if want.saturating_mul(8) >= n {
+            let mut idx: Vec<usize> = (0..n).collect();
+            idx.sort_by(|&a, &b| self.compare_key_refs(key(a), key(b)));
+            idx.truncate(want);
+            return idx;
+        }
+        // A buffer of at most `want` positions in order; a later document
+        // enters only if strictly before the worst kept (ties: earlier wins).
+        let mut best: Vec<usize> = Vec::with_capacity(want + 1);
+        for i in 0..n {
+            if best.len() == want {
+                match best.last() {
+                    Some(&worst) if self.compare_key_refs(key(i), key(worst)) == Ordering::Less => {
+                        best.pop();
+                    }
+                    _ => continue,
+                }
+            }
+            let at = best
+                .partition_point(|&b| self.compare_key_refs(key(b), key(i)) != Ordering::Greater);
+            best.insert(at, i);
+        }
+        best
+    }
+
+    /// Stable sort.
     pub fn sort(&self, docs: &mut Vec<Document>) {
         if self.is_empty() || docs.len() < 2 {
             return;
         }
-        let mut keyed: Vec<(Vec<Bson>, Document)> =
-            docs.drain(..).map(|d| (self.sort_key(&d), d)).collect();
-        keyed.sort_by(|(ka, _), (kb, _)| self.compare_keys(ka, kb));
-        docs.extend(keyed.into_iter().map(|(_, d)| d));
+        let order = {
+            let refs: Vec<&Document> = docs.iter().collect();
+            self.order(&refs, None)
+        };
+        let mut slots: Vec<Option<Document>> = docs.drain(..).map(Some).collect();
+        docs.extend(
+            order
+                .into_iter()
+                .filter_map(|i| slots.get_mut(i).and_then(Option::take)),
+        );
     }
 
     /// Stable sort of borrowed documents (find sorts before cloning what it returns).
@@ -134,10 +195,12 @@ impl SortSpec {
         if self.is_empty() || docs.len() < 2 {
             return;
         }
-        let mut keyed: Vec<(Vec<Bson>, &Document)> =
-            docs.drain(..).map(|d| (self.sort_key(d), d)).collect();
-        keyed.sort_by(|(ka, _), (kb, _)| self.compare_keys(ka, kb));
-        docs.extend(keyed.into_iter().map(|(_, d)| d));
+        let order = self.order(docs, None);
+        let sorted: Vec<&Document> = order
+            .into_iter()
+            .filter_map(|i| docs.get(i).copied())
+            .collect();
+        *docs = sorted;
     }
 }
 
@@ -151,14 +214,28 @@ pub fn compare_plain(a: &Bson, b: &Bson, ascending: bool) -> Ordering {
     }
 }
 
+#[derive(Clone, Copy)]
 enum Subject<'a> {
     Doc(&'a Document),
     Value(&'a Bson),
 }
 
+static NULL: Bson = Bson::Null;
+/// The key of an empty array: below null, as undefined sorts.
+static EMPTY: Bson = Bson::Undefined;
+
 /// The key for one path: min (ascending) or max (descending) of the values
 /// found, arrays expanded; missing is null; an empty array is below null.
-fn key_at<'a>(path: &FieldPath, subject: Subject<'a>, ascending: bool) -> Bson {
+/// Borrowed from the document (or a static null/undefined).
+fn key_ref<'a>(path: &FieldPath, subject: Subject<'a>, ascending: bool) -> &'a Bson {
+    // The common case: a top-level field holding no array.
+    if let (Subject::Doc(d), Some(name)) = (&subject, path.single()) {
+        match d.get(name) {
+            None => return &NULL,
+            Some(Bson::Array(_)) => {}
+            Some(v) => return v,
+        }
+    }
     let mut best: Option<&'a Bson> = None;
     let mut saw_missing = false;
     let mut visit = |v: Option<&'a Bson>, _: Option<usize>| {
@@ -187,11 +264,10 @@ fn key_at<'a>(path: &FieldPath, subject: Subject<'a>, ascending: bool) -> Bson {
         Subject::Doc(d) => path.visit(d, LeafArrays::TraverseOmitArray, &mut visit),
         Subject::Value(v) => path.visit_value(v, LeafArrays::TraverseOmitArray, &mut visit),
     };
-    let null = Bson::Null;
     let found = match (best, saw_missing) {
         (Some(b), true) => {
             // A missing value counts as null among the others.
-            let ord = compare(&null, b);
+            let ord = compare(&NULL, b);
             if (ascending && ord == Ordering::Less) || (!ascending && ord == Ordering::Greater) {
                 None
             } else {
@@ -201,8 +277,8 @@ fn key_at<'a>(path: &FieldPath, subject: Subject<'a>, ascending: bool) -> Bson {
         (b, _) => b,
     };
     match found {
-        Some(v) => v.clone(),
-        None if saw_missing => Bson::Null,
+        Some(v) => v,
+        None if saw_missing => &NULL,
         // Nothing found: an empty array at the end of the path sorts below
         // null (as undefined does); arrays of scalars before the end are null.
         None => {
@@ -216,9 +292,9 @@ fn key_at<'a>(path: &FieldPath, subject: Subject<'a>, ascending: bool) -> Bson {
                 Subject::Value(v) => path.visit_value(v, LeafArrays::NoTraversal, &mut check),
             };
             if empty {
-                Bson::Undefined
+                &EMPTY
             } else {
-                Bson::Null
+                &NULL
             }
         }
     }
@@ -267,5 +343,36 @@ mod tests {
         );
         assert!(SortSpec::compile(&doc! {"a": 2}).is_err());
         assert!(SortSpec::compile(&doc! {"a": "asc"}).is_err());
+    }
+}
+
+#[cfg(test)]
+mod order_tests {
+    use super::*;
+    use bson::doc;
+
+    /// The bounded top-k gives exactly the prefix of the stable full sort.
+    #[test]
+    fn top_k_is_the_stable_prefix() {
+        let docs: Vec<Document> = (0..200)
+            .map(|i: i32| match i % 7 {
+                0 => doc! {"_id": i},
+                1 => doc! {"_id": i, "a": [i % 5, 3]},
+                2 => doc! {"_id": i, "a": []},
+                3 => doc! {"_id": i, "a": f64::from(i % 4), "b": "x"},
+                _ => doc! {"_id": i, "a": i % 4, "b": format!("{}", i % 3)},
+            })
+            .collect();
+        let refs: Vec<&Document> = docs.iter().collect();
+        for spec in [doc! {"a": 1}, doc! {"a": -1, "b": 1}, doc! {"b": -1}] {
+            let spec = SortSpec::compile(&spec).unwrap_or_else(|e| panic!("{e}"));
+            let mut all: Vec<usize> = (0..docs.len()).collect();
+            all.sort_by(|&x, &y| spec.compare(&docs[x], &docs[y]));
+            assert_eq!(spec.order(&refs, None), all);
+            for k in [0, 1, 3, 10, 24, 25, 26, 199, 200, 500] {
+                let got = spec.order(&refs, Some(k));
+                assert_eq!(got, all[..k.min(all.len())].to_vec(), "k = {k}");
+            }
+        }
     }
 }
