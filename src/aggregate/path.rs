@@ -3,6 +3,7 @@
 //! maps the rest of the path over its elements) or written (intermediate
 //! non-documents are replaced by documents, as `MutableDocument` does).
 use crate::error::{Error, Result};
+use crate::value::path::field;
 use bson::{Bson, Document};
 use std::borrow::Cow;
 
@@ -69,17 +70,17 @@ impl FieldPath {
     /// Borrowed unless an array on the way forces a new array.
     pub fn get<'a>(&self, doc: &'a Document) -> Option<Cow<'a, Bson>> {
         let (first, rest) = self.parts.split_first()?;
-        get_in(doc.get(first)?, rest)
+        get_in(field(doc, first)?, rest)
     }
 
     /// The value reached by plain descent through documents only (no array
     /// mapping); what `$unwind` and `$lookup`'s `as` address.
     pub fn get_plain<'a>(&self, doc: &'a Document) -> Option<&'a Bson> {
         let (first, rest) = self.parts.split_first()?;
-        let mut cur = doc.get(first)?;
+        let mut cur = field(doc, first)?;
         for part in rest {
             match cur {
-                Bson::Document(d) => cur = d.get(part)?,
+                Bson::Document(d) => cur = field(d, part)?,
                 _ => return None,
             }
         }
@@ -90,7 +91,7 @@ impl FieldPath {
     /// (visitAllValuesAtPath): arrays on the way and at the end are expanded.
     pub fn visit_leaves<'a>(&self, doc: &'a Document, f: &mut impl FnMut(&'a Bson)) {
         if let Some((first, rest)) = self.parts.split_first() {
-            if let Some(v) = doc.get(first) {
+            if let Some(v) = field(doc, first) {
                 leaves(v, rest, f);
             }
         }
@@ -101,7 +102,7 @@ impl FieldPath {
     /// when the path is missing somewhere.
     pub fn query_keys<'a>(&self, doc: &'a Document, f: &mut impl FnMut(Option<&'a Bson>)) {
         match self.parts.split_first() {
-            Some((first, rest)) => match doc.get(first) {
+            Some((first, rest)) => match field(doc, first) {
                 Some(v) => query_keys(Some(v), rest, f),
                 None => f(None),
             },
@@ -135,7 +136,7 @@ pub(crate) fn get_in<'a>(v: &'a Bson, rest: &[String]) -> Option<Cow<'a, Bson>> 
         return Some(Cow::Borrowed(v));
     };
     match v {
-        Bson::Document(d) => get_in(d.get(first)?, tail),
+        Bson::Document(d) => get_in(field(d, first)?, tail),
         Bson::Array(items) => Some(Cow::Owned(Bson::Array(map_array(items, rest)))),
         _ => None,
     }
@@ -164,7 +165,7 @@ fn leaves<'a>(v: &'a Bson, rest: &[String], f: &mut impl FnMut(&'a Bson)) {
         (None, Bson::Array(items)) => items.iter().for_each(f),
         (None, _) => f(v),
         (Some((first, tail)), Bson::Document(d)) => {
-            if let Some(x) = d.get(first) {
+            if let Some(x) = field(d, first) {
                 leaves(x, tail, f);
             }
         }
@@ -190,7 +191,7 @@ fn query_keys<'a>(v: Option<&'a Bson>, rest: &[String], f: &mut impl FnMut(Optio
             items.iter().for_each(|i| f(Some(i)));
         }
         (None, _) => f(Some(v)),
-        (Some((first, tail)), Bson::Document(d)) => query_keys(d.get(first), tail, f),
+        (Some((first, tail)), Bson::Document(d)) => query_keys(field(d, first), tail, f),
         (Some(_), Bson::Array(items)) => {
             for item in items {
                 if let Bson::Document(_) = item {

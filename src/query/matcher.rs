@@ -122,7 +122,7 @@ impl Node {
             Node::Path { path, pred } => {
                 // Fast path: a top-level field holding no array (the common case).
                 if let (Root::Doc(d), Some(name)) = (root, path.single()) {
-                    let v = d.get(name);
+                    let v = crate::value::path::field(d, name);
                     if !matches!(v, Some(Bson::Array(_))) {
                         let mut inner = None;
                         let ok = pred.matches(v, &mut inner);

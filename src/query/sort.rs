@@ -230,7 +230,7 @@ static EMPTY: Bson = Bson::Undefined;
 fn key_ref<'a>(path: &FieldPath, subject: Subject<'a>, ascending: bool) -> &'a Bson {
     // The common case: a top-level field holding no array.
     if let (Subject::Doc(d), Some(name)) = (&subject, path.single()) {
-        match d.get(name) {
+        match crate::value::path::field(d, name) {
             None => return &NULL,
             Some(Bson::Array(_)) => {}
             Some(v) => return v,

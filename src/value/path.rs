@@ -9,6 +9,19 @@
 //! https://www.mongodb.com/docs/manual/tutorial/query-embedded-documents/.
 use bson::{Bson, Document};
 
+/// `doc.get(name)`, faster on the small documents collections usually hold:
+/// a linear scan compares key lengths first and touches neither the hash
+/// table nor (for keys of another length) the key bytes, which saves the
+/// cache misses that dominate a scan over a large collection.
+#[inline]
+pub fn field<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
+    if doc.len() <= 16 {
+        doc.iter().find(|(k, _)| k.as_str() == name).map(|(_, v)| v)
+    } else {
+        doc.get(name)
+    }
+}
+
 /// One component of a dotted path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Part {
@@ -61,7 +74,7 @@ enum Obj<'a> {
 impl<'a> Obj<'a> {
     fn get(self, part: &Part) -> Option<&'a Bson> {
         match self {
-            Obj::Doc(d) => d.get(&part.name),
+            Obj::Doc(d) => field(d, &part.name),
             Obj::Arr(a) => part.index.and_then(|i| a.get(i)),
         }
     }
@@ -123,10 +136,10 @@ impl FieldPath {
     /// component also indexes an array (`"a.0"`). No implicit array traversal.
     pub fn get<'a>(&self, doc: &'a Document) -> Option<&'a Bson> {
         let (first, rest) = self.parts.split_first()?;
-        let mut cur = doc.get(&first.name)?;
+        let mut cur = field(doc, &first.name)?;
         for part in rest {
             cur = match cur {
-                Bson::Document(d) => d.get(&part.name)?,
+                Bson::Document(d) => field(d, &part.name)?,
                 Bson::Array(a) => a.get(part.index?)?,
                 _ => return None,
             };

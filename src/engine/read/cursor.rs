@@ -364,12 +364,16 @@ impl Find {
         let stats = scan.stats;
         let n_matched = matched.len();
         if let Some(sort) = self.sort.as_ref().filter(|_| sorting) {
-            let mut keyed: Vec<(Vec<Bson>, Matched)> = matched
+            // Only the first skip + limit in order are needed: a top-k selection.
+            let first = (limit > 0).then(|| skip.saturating_add(limit));
+            let order = {
+                let refs: Vec<&Document> = matched.iter().map(|m| m.0).collect();
+                sort.order(&refs, first)
+            };
+            matched = order
                 .into_iter()
-                .map(|m| (sort.sort_key(m.0), m))
+                .filter_map(|i| matched.get(i).copied())
                 .collect();
-            keyed.sort_by(|(a, _), (b, _)| sort.compare_keys(a, b));
-            matched = keyed.into_iter().map(|(_, m)| m).collect();
         }
         let take = if limit == 0 { usize::MAX } else { limit };
         let mut out = Vec::with_capacity(matched.len().saturating_sub(skip).min(take));
