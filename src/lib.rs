@@ -38,6 +38,9 @@ use std::collections::HashMap;
 #[derive(Clone, Debug)]
 pub struct RunOutput {
     pub results: Vec<Bson>,
+    /// Per result: what its read did (index or collection scan, keys and
+    /// documents examined, the explain), `None` for other statements.
+    pub work: Vec<Option<index::explain::WorkDone>>,
     pub collections: Vec<(String, Vec<Document>)>,
     pub error: Option<Error>,
 }
@@ -81,14 +84,20 @@ pub fn run(db_text: &str, script: &str, run: &RunCtx) -> RunOutput {
         Err(e) => {
             return RunOutput {
                 results,
+                work: Vec::new(),
                 collections: Vec::new(),
                 error: Some(e),
             }
         }
     };
+    let mut work = Vec::new();
     let error = match shell::parse_script(script) {
         Ok(parsed) => Session::new(&mut db, *run)
-            .run_script(&parsed, |r| results.push(r))
+            .record_work()
+            .run_script_with_work(&parsed, |r, w| {
+                results.push(r);
+                work.push(w);
+            })
             .err(),
         Err(e) => Some(e),
     };
@@ -98,6 +107,7 @@ pub fn run(db_text: &str, script: &str, run: &RunCtx) -> RunOutput {
         .collect();
     RunOutput {
         results,
+        work,
         collections,
         error,
     }

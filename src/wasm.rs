@@ -13,8 +13,9 @@ fn to_js(value: &serde_json::Value) -> Result<JsValue, JsError> {
 
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run
 /// reproducible (the page stores them in its state). Returns
-/// `{results, collections, error?, shell, collectionsShell, initial}` with relaxed
-/// Extended JSON values: `shell` is each result printed in mongosh's format; for each
+/// `{results, collections, error?, shell, work, collectionsShell, initial}` with relaxed
+/// Extended JSON values: `shell` is each result printed in mongosh's format; `work`
+/// what each read did (see `work_json`); for each
 /// collection the script changed (created, modified or dropped), `collectionsShell`
 /// holds its final documents printed the same way and `initial` its documents as the
 /// configuration built them, so the page can mark inserted, changed and removed ones.
@@ -30,6 +31,7 @@ pub fn run(db: &str, script: &str, now_millis: f64, seed: f64) -> Result<JsValue
             .map(|r| crate::output::shell::print(r).into())
             .collect();
         obj.insert("shell".into(), serde_json::Value::Array(shell));
+        obj.insert("work".into(), work_json(&out));
         let (printed, initial) = changed_collections(db, &run, &out);
         obj.insert(
             "collectionsShell".into(),
@@ -38,6 +40,27 @@ pub fn run(db: &str, script: &str, now_millis: f64, seed: f64) -> Result<JsValue
         obj.insert("initial".into(), serde_json::Value::Object(initial));
     }
     to_js(&json)
+}
+
+/// Per result, what its read did (`null` for other statements):
+/// `{stage, index, keysExamined, docsExamined, nReturned, explain}`, `stage`
+/// being the scan (`IXSCAN`, `COLLSCAN`...), `explain` the read's
+/// explain("executionStats") printed in mongosh's format.
+fn work_json(out: &crate::RunOutput) -> serde_json::Value {
+    out.work
+        .iter()
+        .map(|w| match w {
+            None => serde_json::Value::Null,
+            Some(w) => serde_json::json!({
+                "stage": w.stage,
+                "index": w.index,
+                "keysExamined": w.keys_examined,
+                "docsExamined": w.docs_examined,
+                "nReturned": w.returned,
+                "explain": crate::output::shell::print(&w.explain),
+            }),
+        })
+        .collect()
 }
 
 /// The collections a run changed: their final documents in shell format, and their

@@ -199,3 +199,44 @@ proptest! {
         }
     }
 }
+
+/// Each read's result comes with the work it did (the page's "work done"
+/// line); other statements have none.
+#[test]
+fn reads_report_their_work() {
+    let db = "[{_id: 1, a: 5}, {_id: 2, a: 7}, {_id: 3, a: 9}]";
+    let script = "db.collection.createIndex({a: 1})\n\
+                  db.collection.find({a: {$gte: 7}})\n\
+                  db.collection.find({b: 1}).hint({$natural: 1})\n\
+                  db.collection.countDocuments({a: 5})\n\
+                  db.collection.distinct('a', {a: {$lt: 9}})";
+    let out = mqlplay::run(db, script, &RunCtx::default());
+    assert!(out.error.is_none(), "{:?}", out.error);
+    let work: Vec<_> = out
+        .work
+        .iter()
+        .map(|w| {
+            w.as_ref().map(|w| {
+                (
+                    w.stage.as_str(),
+                    w.index.as_deref(),
+                    w.keys_examined,
+                    w.docs_examined,
+                    w.returned,
+                )
+            })
+        })
+        .collect();
+    assert_eq!(
+        work,
+        vec![
+            None,
+            Some(("IXSCAN", Some("a_1"), 2, 2, 2)),
+            Some(("COLLSCAN", None, 0, 3, 0)),
+            Some(("COUNT_SCAN", Some("a_1"), 1, 0, 0)),
+            Some(("IXSCAN", Some("a_1"), 2, 2, 2)),
+        ]
+    );
+    let explain = out.work[1].as_ref().map(|w| print(&w.explain));
+    assert!(explain.is_some_and(|e| e.contains("stage: 'IXSCAN'")));
+}

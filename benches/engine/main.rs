@@ -20,6 +20,11 @@ struct Case {
     kind: String,
     dataset: String,
     script: String,
+    /// Run once before the case is measured, and once after (same data).
+    setup: Option<String>,
+    teardown: Option<String>,
+    /// An explain("executionStats") of the script, run once for the notes.
+    explain: Option<String>,
     sizes: Vec<usize>,
 }
 
@@ -49,6 +54,9 @@ fn cases() -> Vec<Case> {
             kind: c["kind"].as_str().expect("kind").to_string(),
             dataset: c["dataset"].as_str().expect("dataset").to_string(),
             script: c["script"].as_str().expect("script").to_string(),
+            setup: c["setup"].as_str().map(str::to_string),
+            teardown: c["teardown"].as_str().map(str::to_string),
+            explain: c["explain"].as_str().map(str::to_string),
             sizes: sizes(&c["native"])
                 .into_iter()
                 .chain(if full {
@@ -177,25 +185,21 @@ fn main() {
                         continue;
                     }
                 };
-                // One run first: its answer is recorded (and compared with
-                // mingo's in the report); a case the engine cannot run yet is
-                // reported, not measured.
-                let size = match db.run(&prepared) {
-                    Ok(r) => result_size(&r),
-                    Err(e) => {
-                        eprintln!("bench: {}/{n}: {e}", case.id);
-                        notes.push(json!({"id": case.id, "size": n, "error": e.to_string()}));
+                if let Some(setup) = &case.setup {
+                    if let Err(e) = Prepared::parse(setup).and_then(|p| db.run(&p)) {
+                        eprintln!("bench: {}/{n} setup: {e}", case.id);
+                        notes.push(
+                            json!({"id": case.id, "size": n, "error": format!("setup: {e}")}),
+                        );
                         continue;
                     }
-                };
-                notes.push(json!({"id": case.id, "size": n, "result": size}));
-                let mut g = c.benchmark_group(case.id.as_str());
-                g.sampling_mode(SamplingMode::Flat);
-                g.throughput(Throughput::Elements(n as u64));
-                g.bench_function(BenchmarkId::from_parameter(n), |b| {
-                    b.iter(|| db.run(black_box(&prepared)))
-                });
-                g.finish();
+                }
+                measure(&mut c, &mut db, case, n, &prepared, &mut notes);
+                if let Some(teardown) = &case.teardown {
+                    if let Err(e) = Prepared::parse(teardown).and_then(|p| db.run(&p)) {
+                        eprintln!("bench: {}/{n} teardown: {e}", case.id);
+                    }
+                }
             }
         }
     }
@@ -224,4 +228,56 @@ fn criterion_dir() -> String {
         let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
         format!("{target}/criterion")
     })
+}
+
+/// Run a case once (its answer goes to the notes, with its explain's
+/// figures when it has one), then measure it. A case the engine cannot run
+/// yet is reported, not measured.
+fn measure(
+    c: &mut Criterion,
+    db: &mut LoadedDb,
+    case: &Case,
+    n: usize,
+    prepared: &Prepared,
+    notes: &mut Vec<Value>,
+) {
+    let size = match db.run(prepared) {
+        Ok(r) => result_size(&r),
+        Err(e) => {
+            eprintln!("bench: {}/{n}: {e}", case.id);
+            notes.push(json!({"id": case.id, "size": n, "error": e.to_string()}));
+            return;
+        }
+    };
+    let mut note = json!({"id": case.id, "size": n, "result": size});
+    if let Some(explain) = &case.explain {
+        note["explain"] = match Prepared::parse(explain).and_then(|p| db.run(&p)) {
+            Ok(bson::Bson::Document(d)) => {
+                let stats = d.get_document("executionStats").ok();
+                let get = |k: &str| stats.and_then(|s| s.get(k)).map(|v| v.to_string());
+                eprintln!(
+                    "bench: {}/{n}: nReturned {}, totalKeysExamined {}, totalDocsExamined {}",
+                    case.id,
+                    get("nReturned").unwrap_or_default(),
+                    get("totalKeysExamined").unwrap_or_default(),
+                    get("totalDocsExamined").unwrap_or_default()
+                );
+                json!({
+                    "nReturned": get("nReturned"),
+                    "totalKeysExamined": get("totalKeysExamined"),
+                    "totalDocsExamined": get("totalDocsExamined"),
+                })
+            }
+            Ok(other) => json!({"error": format!("not a document: {other}")}),
+            Err(e) => json!({"error": e.to_string()}),
+        };
+    }
+    notes.push(note);
+    let mut g = c.benchmark_group(case.id.as_str());
+    g.sampling_mode(SamplingMode::Flat);
+    g.throughput(Throughput::Elements(n as u64));
+    g.bench_function(BenchmarkId::from_parameter(n), |b| {
+        b.iter(|| db.run(black_box(prepared)))
+    });
+    g.finish();
 }

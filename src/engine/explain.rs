@@ -89,6 +89,17 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
     out.map_err(|e| e.at(method.span))
 }
 
+/// A count or distinct's explain("executionStats"), for the page's "work
+/// done" line (`Null` when it cannot be explained). `countDocuments` is
+/// explained as the count it amounts to.
+pub(super) fn of_read(session: &Session, coll: &str, call: &Call) -> Bson {
+    let out = match call.name.as_str() {
+        "distinct" => distinct(session, coll, call, Verbosity::ExecutionStats),
+        _ => count(session, coll, call, Verbosity::ExecutionStats),
+    };
+    out.unwrap_or(Bson::Null)
+}
+
 /// Plan and run a filter: the matching documents (at most `max`) and the work done.
 fn execute<'c>(
     c: Option<&'c Collection>,

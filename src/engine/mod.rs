@@ -15,8 +15,10 @@ pub use database::{duplicate_id_error, Collection, Database, DB_NAME};
 
 use crate::context::RunCtx;
 use crate::error::{Error, Result, Span};
+use crate::index::explain::WorkDone;
 use crate::shell::{lower, LowerCtx, Node, NodeKind, Script, StmtKind};
 use bson::Bson;
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// One run: the database, the clock, and the script's variables.
@@ -24,6 +26,9 @@ pub struct Session<'a> {
     pub db: &'a mut Database,
     pub run: RunCtx,
     vars: HashMap<String, Bson>,
+    /// Reads note what they did here when `record_work` is on (the page's
+    /// "work done" lines); off by default, so benchmarks pay nothing.
+    work: Option<RefCell<Option<WorkDone>>>,
 }
 
 /// Collection methods, grouped by the module that implements them.
@@ -58,17 +63,49 @@ impl<'a> Session<'a> {
             db,
             run,
             vars: HashMap::new(),
+            work: None,
         }
     }
 
     /// Run every statement; `on_result` receives each expression statement's result.
     /// Stops at the first error.
     pub fn run_script(&mut self, script: &Script, mut on_result: impl FnMut(Bson)) -> Result<()> {
+        self.run_script_with_work(script, |r, _| on_result(r))
+    }
+
+    /// Note what each read does from now on (see `run_script_with_work`).
+    pub fn record_work(mut self) -> Self {
+        self.work = Some(RefCell::new(None));
+        self
+    }
+
+    /// A read's work, when the session records it; `explain` builds the
+    /// read's explain("executionStats") and is only called then.
+    pub(crate) fn note_work(&self, explain: impl FnOnce() -> Bson) {
+        if let Some(w) = &self.work {
+            let explained = explain();
+            if matches!(explained, Bson::Document(_)) {
+                *w.borrow_mut() = Some(WorkDone::from_explain(explained));
+            }
+        }
+    }
+
+    /// `run_script`, also handing each result the work its statement's
+    /// read did (with `record_work`; `None` for other statements).
+    pub fn run_script_with_work(
+        &mut self,
+        script: &Script,
+        mut on_result: impl FnMut(Bson, Option<WorkDone>),
+    ) -> Result<()> {
         for stmt in &script.stmts {
+            if let Some(w) = &self.work {
+                w.borrow_mut().take();
+            }
             match &stmt.kind {
                 StmtKind::Expr(node) => {
                     let value = self.eval(node).map_err(|e| e.at(stmt.span))?;
-                    on_result(value);
+                    let work = self.work.as_ref().and_then(|w| w.borrow_mut().take());
+                    on_result(value, work);
                 }
                 StmtKind::Assign { name, value, .. } => {
                     if name == "db" {
@@ -82,7 +119,7 @@ impl<'a> Session<'a> {
                     let value = self
                         .shell_command(command, arg.as_deref())
                         .map_err(|e| e.at(stmt.span))?;
-                    on_result(value);
+                    on_result(value, None);
                 }
             }
         }

@@ -516,3 +516,47 @@ pub(crate) fn query_planner(
         "rejectedPlans": rejected,
     }
 }
+
+/// What one read did, for the page's "work done" line under its result:
+/// the access stage (`IXSCAN`, `COLLSCAN`...), the index, the keys and
+/// documents examined, and the read's explain("executionStats").
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkDone {
+    pub stage: String,
+    pub index: Option<String>,
+    pub keys_examined: usize,
+    pub docs_examined: usize,
+    pub returned: usize,
+    pub explain: Bson,
+}
+
+impl WorkDone {
+    /// Summarise an explain("executionStats") document: the figures come
+    /// from its executionStats, the stage from the leaf of its winning plan.
+    pub fn from_explain(explain: Bson) -> WorkDone {
+        let stats = match &explain {
+            Bson::Document(d) => d.get_document("executionStats").ok(),
+            _ => None,
+        };
+        let count = |k: &str| {
+            stats
+                .and_then(|s| s.get(k))
+                .and_then(crate::value::numeric::to_i64_exact)
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or(0)
+        };
+        let mut leaf = stats.and_then(|s| s.get_document("executionStages").ok());
+        while let Some(input) = leaf.and_then(|d| d.get_document("inputStage").ok()) {
+            leaf = Some(input);
+        }
+        let text = |k: &str| leaf.and_then(|d| d.get_str(k).ok()).map(str::to_string);
+        WorkDone {
+            stage: text("stage").unwrap_or_default(),
+            index: text("indexName"),
+            keys_examined: count("totalKeysExamined"),
+            docs_examined: count("totalDocsExamined"),
+            returned: count("nReturned"),
+            explain,
+        }
+    }
+}

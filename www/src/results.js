@@ -172,6 +172,8 @@ export function renderRun(container, view, run, { onErrorClick } = {}) {
         el('span', { class: 'result-num', text: `${i + 1}` }),
         el('code', { text: title })),
       renderValue(view, out.shell?.[i] ?? '', ejson));
+    const work = out.work?.[i];
+    if (work) block.append(workLine(work));
     container.append(block);
   });
   if (out.error) container.append(errorBlock(out.error, onErrorClick));
@@ -189,6 +191,25 @@ export function renderRun(container, view, run, { onErrorClick } = {}) {
       container.append(sec);
     }
   }
+}
+
+// "Work done" under a read's result: index or collection scan, keys and
+// documents examined; it opens to the read's explain("executionStats").
+function workLine(w) {
+  const plural = (n, one) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
+  const how = w.index ? `${w.stage} on index ${w.index}` : w.stage === 'COLLSCAN' ? 'COLLSCAN (collection scan, no index)' : w.stage;
+  const text = `Work done: ${how} · ${plural(w.keysExamined, 'key')} and ${plural(w.docsExamined, 'document')} examined · ${plural(w.nReturned, 'result')}`;
+  const details = el('details', { class: 'work' }, el('summary', { class: 'work-line', text }));
+  // The explain is printed only when opened.
+  details.addEventListener('toggle', () => {
+    if (!details.open || details.querySelector('.work-explain')) return;
+    const pre = shellText(w.explain ?? '');
+    pre.classList.replace('shell', 'work-explain');
+    details.append(
+      el('p', { class: 'muted work-note', text: 'explain("executionStats") of this read (the playground shows times as 0):' }),
+      pre);
+  });
+  return details;
 }
 
 function collectionBlock(view, change, out) {

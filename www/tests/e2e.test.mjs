@@ -164,6 +164,28 @@ test('a typed query runs with Ctrl+Enter and its writes are marked', async () =>
   await page.close();
 });
 
+test('a read shows the work it did and opens to its explain', async () => {
+  const page = await newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const n = await runs(page);
+  await replaceText(page, 'query-editor',
+    'db.trades.createIndex({ qty: 1 })\ndb.trades.find({ qty: { $gte: 100 } })\ndb.trades.find({ ticker: "MDB" })');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await waitRuns(page, n + 1);
+  const lines = await page.$$eval('#result .result', (els) => els.map((e) => e.querySelector('.work-line')?.textContent ?? null));
+  assert.equal(lines.length, 3, lines.join('\n'));
+  assert.equal(lines[0], null, 'createIndex is not a read');
+  assert.match(lines[1], /IXSCAN on index qty_1 · 2 keys and 2 documents examined · 2 results/);
+  assert.match(lines[2], /COLLSCAN .* 0 keys and 6 documents examined · 3 results/);
+  await page.click('#result .result:nth-of-type(2) .work-line');
+  const explain = await page.textContent('#result .result:nth-of-type(2) .work-explain');
+  assert.match(explain, /stage: 'IXSCAN'/);
+  assert.match(explain, /totalDocsExamined: 2/);
+  await shot(page, '02b-work-done');
+  await page.close();
+});
+
 test('a syntax error is underlined in the editor with its message', async () => {
   const page = await newPage();
   await page.goto(`${origin}/`);

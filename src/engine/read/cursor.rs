@@ -294,12 +294,26 @@ impl Find {
     }
 
     fn run(&self, session: &Session, coll: &str) -> Result<Vec<Bson>> {
-        self.execute(session, coll).map(|(out, _)| out)
+        let (out, ran) = self.execute(session, coll)?;
+        session
+            .note_work(|| self.describe(session, coll, out.len(), &ran, Verbosity::ExecutionStats));
+        Ok(out)
     }
 
     /// Run the find and describe how (see `crate::index::explain`).
     fn explain(&self, session: &Session, coll: &str, verbosity: Verbosity) -> Result<Bson> {
         let (out, ran) = self.execute(session, coll)?;
+        Ok(self.describe(session, coll, out.len(), &ran, verbosity))
+    }
+
+    fn describe(
+        &self,
+        session: &Session,
+        coll: &str,
+        returned: usize,
+        ran: &Executed,
+        verbosity: Verbosity,
+    ) -> Bson {
         let shape = FindShape {
             filter: &self.filter_doc,
             sort: self.sort.as_ref(),
@@ -308,15 +322,15 @@ impl Find {
             limit: self.limit,
         };
         let c = session.db.collection(coll);
-        Ok(explain::find(
+        explain::find(
             c,
             coll,
             &shape,
-            &ran,
-            out.len(),
+            ran,
+            returned,
             verbosity,
             self.hint.as_ref(),
-        ))
+        )
     }
 
     /// Match, sort, skip, limit, then project only what is returned. The

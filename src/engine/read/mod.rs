@@ -32,6 +32,9 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
         other => Err(Error::not_supported(format!("{other}()")).at(first.span)),
     }
     .map_err(|e| e.at(first.span))?;
+    if matches!(first.name.as_str(), "countDocuments" | "count" | "distinct") {
+        session.note_work(|| super::explain::of_read(session, coll, first));
+    }
     if let Some(c) = rest.first() {
         let what = if first.name == "findOne" {
             "a document"
