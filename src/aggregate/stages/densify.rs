@@ -229,6 +229,7 @@ impl Densify {
             table: KeyMap::new(),
             partitioned: false,
             eof: false,
+            n_generated: 0,
         };
         for doc in docs {
             // Each document may be preceded by many generated ones: the run's memory budget.
@@ -358,7 +359,13 @@ struct Machine<'d> {
     table: KeyMap<Bson>,
     partitioned: bool,
     eof: bool,
+    /// Documents generated so far (MongoDB stops at `MAX_GENERATED`).
+    n_generated: usize,
 }
+
+/// MongoDB's `internalQueryMaxAllowedDensifyDocs` default: past it, $densify fails
+/// (error 5897900) instead of generating without end.
+const MAX_GENERATED: usize = 500_000;
 
 fn lt(a: &Bson, b: &Bson) -> bool {
     compare(a, b) == Ordering::Less
@@ -419,7 +426,7 @@ impl Machine<'_> {
                             Some(last) => self.current = Some(last),
                         }
                     }
-                    self.need_gen(doc, val, key);
+                    self.need_gen(doc, val, key)?;
                 }
                 Bounds::Partition => match self.table.get(&key).cloned() {
                     None => {
@@ -428,7 +435,7 @@ impl Machine<'_> {
                     }
                     Some(last) => {
                         self.current = Some(last);
-                        self.need_gen(doc, val, key);
+                        self.need_gen(doc, val, key)?;
                     }
                 },
                 Bounds::Explicit(..) => {
@@ -459,18 +466,34 @@ impl Machine<'_> {
         d
     }
 
-    /// Values `from, from+step, ...` below `to`; at least `from`.
-    fn steps(&self, from: &Bson, to: &Bson) -> Vec<Bson> {
+    /// Values `from, from+step, ...` below `to`; at least `from`. Each becomes a
+    /// generated document, so this is where MongoDB's limit on them is counted.
+    fn steps(&mut self, from: &Bson, to: &Bson) -> Result<Vec<Bson>> {
         let mut vals = vec![from.clone()];
         let mut next = self.d.increment(from, 1);
-        while lt(&next, to) && vals.len() < 500_000 {
+        loop {
+            if self.n_generated + vals.len() > MAX_GENERATED {
+                let n = self.n_generated + vals.len();
+                return Err(Error::location(
+                    5897900,
+                    format!(
+                        "Generated {n} documents in $densify, which is over the limit of \
+                         {MAX_GENERATED}. Increase the 'internalQueryMaxAllowedDensifyDocs' \
+                         parameter to allow more generated documents"
+                    ),
+                ));
+            }
+            if !lt(&next, to) {
+                break;
+            }
             vals.push(next.clone());
             next = self.d.increment(&next, 1);
         }
-        vals
+        self.n_generated += vals.len();
+        Ok(vals)
     }
 
-    fn need_gen(&mut self, doc: Document, val: Bson, key: Bson) {
+    fn need_gen(&mut self, doc: Document, val: Bson, key: Bson) -> Result<()> {
         let cur = self.current.clone().unwrap_or(Bson::Null);
         let next = self.d.increment(&cur, 1);
         if eq(&val, &next) {
@@ -479,9 +502,9 @@ impl Machine<'_> {
         }
         if !lt(&next, &val) {
             self.out.push(doc);
-            return;
+            return Ok(());
         }
-        for g in self.steps(&next, &val) {
+        for g in self.steps(&next, &val)? {
             self.current = Some(g.clone());
             self.set_partition_value(&key, &g);
             let gd = self.generated(&key, &g);
@@ -494,6 +517,7 @@ impl Machine<'_> {
             self.set_partition_value(&key, &val);
         }
         self.out.push(doc);
+        Ok(())
     }
 
     fn explicit(&self) -> (Bson, Bson) {
@@ -517,12 +541,12 @@ impl Machine<'_> {
             self.out.push(doc);
         } else {
             let _ = hi;
-            self.above_min(doc, val, key);
+            self.above_min(doc, val, key)?;
         }
         Ok(())
     }
 
-    fn above_min(&mut self, doc: Document, val: Bson, key: Bson) {
+    fn above_min(&mut self, doc: Document, val: Bson, key: Bson) -> Result<()> {
         let (_, hi) = self.explicit();
         let cur = self.current.clone().unwrap_or(Bson::Null);
         let lower = self.d.increment(&cur, 1);
@@ -530,14 +554,14 @@ impl Machine<'_> {
             self.set_partition_value(&key, &val);
             self.current = Some(lower);
             self.out.push(doc);
-            return;
+            return Ok(());
         }
         let upper = if lt(&val, &hi) {
             val.clone()
         } else {
             hi.clone()
         };
-        let gens = self.steps(&lower, &upper);
+        let gens = self.steps(&lower, &upper)?;
         for (i, g) in gens.iter().enumerate() {
             let cur = self.current.clone().unwrap_or(Bson::Null);
             if i == 0 || self.d.on_step(g, &cur) {
@@ -554,6 +578,7 @@ impl Machine<'_> {
         }
         self.out.push(doc);
         self.reset_after_generator(&hi);
+        Ok(())
     }
 
     fn reset_after_generator(&mut self, hi: &Bson) {
@@ -585,7 +610,7 @@ impl Machine<'_> {
             } else if lt(&val, &next) {
                 self.out.push(doc);
             } else {
-                self.above_min(doc, val, key);
+                self.above_min(doc, val, key)?;
             }
         } else if !lt(&next, &hi) {
             self.current = Some(next);
@@ -595,7 +620,7 @@ impl Machine<'_> {
             }
             self.out.push(doc);
         } else {
-            self.above_min(doc, val, key);
+            self.above_min(doc, val, key)?;
         }
         Ok(())
     }
@@ -617,13 +642,13 @@ impl Machine<'_> {
                     } else {
                         gmax
                     };
-                    self.finish_partitions(&max, None);
+                    self.finish_partitions(&max, None)?;
                 }
             }
             Bounds::Partition => {}
             Bounds::Explicit(lo, hi) => {
                 if self.partitioned {
-                    self.finish_partitions(&hi, Some(&lo));
+                    self.finish_partitions(&hi, Some(&lo))?;
                 } else {
                     let from = match &self.current {
                         None => lo,
@@ -637,7 +662,7 @@ impl Machine<'_> {
                     };
                     if lt(&from, &hi) {
                         let key = Bson::Null;
-                        for g in self.steps(&from, &hi) {
+                        for g in self.steps(&from, &hi)? {
                             let gd = self.generated(&key, &g);
                             self.out.push(gd);
                         }
@@ -649,7 +674,7 @@ impl Machine<'_> {
     }
 
     /// After the input ends, densify each partition from its last value to `max`.
-    fn finish_partitions(&mut self, max: &Bson, min_override: Option<&Bson>) {
+    fn finish_partitions(&mut self, max: &Bson, min_override: Option<&Bson>) -> Result<()> {
         let mut entries: Vec<(Bson, Bson)> = std::mem::take(&mut self.table).into_entries();
         entries.sort_by(|a, b| compare(&a.0, &b.0));
         for (key, last) in entries {
@@ -662,10 +687,11 @@ impl Machine<'_> {
                     from = m.clone();
                 }
             }
-            for g in self.steps(&from, max) {
+            for g in self.steps(&from, max)? {
                 let gd = self.generated(&key, &g);
                 self.out.push(gd);
             }
         }
+        Ok(())
     }
 }
