@@ -148,6 +148,43 @@ fn escape(chars: &[char], i: usize, out: &mut String, in_class: bool) -> Result<
             out.push_str("(?:\\n?\\z)");
             Ok(next)
         }
+        // PCRE without UCP (MongoDB's build): Perl classes and word boundaries are
+        // ASCII. `(?-i:` keeps case folding from adding U+212A/U+017F to \\w.
+        'd' | 'D' | 'w' | 'W' | 's' | 'S' => {
+            let set = match c.to_ascii_lowercase() {
+                'd' => "0-9",
+                'w' => "0-9A-Za-z_",
+                _ => "\\t\\n\\x0B\\x0C\\r\\x20", // no bare space: the x flag drops it
+            };
+            let negated = c.is_ascii_uppercase();
+            match (in_class, negated) {
+                (true, _) => {
+                    out.push_str(if negated { "[^" } else { "[" });
+                    out.push_str(set);
+                    out.push(']');
+                    // `[\\w-z]`: a `-` after a class escape is literal in PCRE.
+                    if chars.get(next) == Some(&'-') && chars.get(next + 1) != Some(&']') {
+                        out.push_str("\\-");
+                        return Ok(next + 1);
+                    }
+                }
+                (false, _) => {
+                    out.push_str(if negated { "(?-i:[^" } else { "(?-i:[" });
+                    out.push_str(set);
+                    out.push_str("])");
+                }
+            }
+            Ok(next)
+        }
+        'b' if in_class => {
+            out.push_str("\\x08"); // backspace, as in PCRE
+            Ok(next)
+        }
+        'b' | 'B' => {
+            out.push_str(if c == 'b' { "(?-u:\\b)" } else { "(?-u:\\B)" });
+            Ok(next)
+        }
+        'p' | 'P' => Err(unsupported("Unicode property escapes (\\p{...}, \\P{...})")),
         'h' => {
             out.push_str(if in_class { "\\t \\xA0" } else { "[\\t \\xA0]" });
             Ok(next)
@@ -351,7 +388,11 @@ mod tests {
         assert_eq!(ok("a{x}"), "a\\{x\\}");
         assert_eq!(ok("[a[]"), "[a\\[]");
         assert_eq!(ok("[]a]"), "[\\]a]");
-        assert_eq!(ok("(?<y>\\d+)"), "(?P<y>\\d+)");
+        assert_eq!(ok("(?<y>\\d+)"), "(?P<y>(?-i:[0-9])+)");
+        assert_eq!(ok("[\\w-]"), "[[0-9A-Za-z_]-]");
+        assert_eq!(ok("[\\d-z]"), "[[0-9]\\-z]");
+        assert_eq!(ok("[\\S]"), "[[^\\t\\n\\x0B\\x0C\\r\\x20]]");
+        assert_eq!(ok("\\bx\\B"), "(?-u:\\b)x(?-u:\\B)");
         assert_eq!(ok("\\Qa.b\\E"), "a\\.b");
         assert_eq!(ok("a+?"), "a+?");
     }
@@ -359,7 +400,15 @@ mod tests {
     #[test]
     fn refuses_what_the_crate_lacks() {
         for p in [
-            "(a)\\1", "a(?=b)", "(?<!x)y", "a++", "a{2}+", "(?>a)", "\\k<n>",
+            "(a)\\1",
+            "\\p{L}",
+            "[\\P{Greek}]",
+            "a(?=b)",
+            "(?<!x)y",
+            "a++",
+            "a{2}+",
+            "(?>a)",
+            "\\k<n>",
         ] {
             let e = translate(p, false, false).err();
             assert!(e.is_some_and(|e| e.code == 115), "{p}");
