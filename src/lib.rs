@@ -18,6 +18,7 @@ pub mod projection;
 pub mod query;
 pub mod shell;
 pub mod tutorial;
+pub mod tzdb;
 pub mod update;
 pub mod value;
 #[cfg(target_arch = "wasm32")]
@@ -78,29 +79,18 @@ pub fn load_database(db_text: &str, run: &RunCtx) -> Result<Database> {
 /// Run a script against a fresh database built from the configuration.
 pub fn run(db_text: &str, script: &str, run: &RunCtx) -> RunOutput {
     let _budget = budget::start_run();
-    let mut results = Vec::new();
     let mut db = match load_database(db_text, run) {
         Ok(db) => db,
         Err(e) => {
             return RunOutput {
-                results,
+                results: Vec::new(),
                 work: Vec::new(),
                 collections: Vec::new(),
                 error: Some(e),
             }
         }
     };
-    let mut work = Vec::new();
-    let error = match shell::parse_script(script) {
-        Ok(parsed) => Session::new(&mut db, *run)
-            .record_work()
-            .run_script_with_work(&parsed, |r, w| {
-                results.push(r);
-                work.push(w);
-            })
-            .err(),
-        Err(e) => Some(e),
-    };
+    let (results, work, error) = run_loaded(&mut db, script, run);
     let collections = db
         .collections()
         .map(|(n, c)| (n.to_string(), c.docs().to_vec()))
@@ -111,6 +101,34 @@ pub fn run(db_text: &str, script: &str, run: &RunCtx) -> RunOutput {
         collections,
         error,
     }
+}
+
+/// Run a script against a database already loaded (the page keeps the loaded
+/// configuration and runs on a copy): the results in order and the error that
+/// stopped the script, if any, with each result's work (see [`RunOutput::work`]).
+/// The caller holds the run's memory budget.
+pub fn run_loaded(
+    db: &mut Database,
+    script: &str,
+    run: &RunCtx,
+) -> (
+    Vec<Bson>,
+    Vec<Option<index::explain::WorkDone>>,
+    Option<Error>,
+) {
+    let mut results = Vec::new();
+    let mut work = Vec::new();
+    let error = match shell::parse_script(script) {
+        Ok(parsed) => Session::new(db, *run)
+            .record_work()
+            .run_script_with_work(&parsed, |r, w| {
+                results.push(r);
+                work.push(w);
+            })
+            .err(),
+        Err(e) => Some(e),
+    };
+    (results, work, error)
 }
 
 /// Format a script or configuration (the page's Format button, `mqlplay fmt`).
@@ -192,7 +210,7 @@ impl RunOutput {
     }
 }
 
-fn error_json(e: &Error, db_text: &str, script: &str) -> serde_json::Value {
+pub(crate) fn error_json(e: &Error, db_text: &str, script: &str) -> serde_json::Value {
     let mut obj = serde_json::Map::new();
     obj.insert("message".into(), e.message.clone().into());
     obj.insert("code".into(), e.code.into());

@@ -1,113 +1,57 @@
 //! The page's entry points (wasm32 only): a thin adapter over [`crate::run`]
-//! and [`crate::format`] that hands plain JS objects back.
-use crate::output::extjson::Mode;
+//! and [`crate::format`]. Results cross to JavaScript as JSON text parsed by
+//! `JSON.parse`, far faster than building JS objects value by value.
+use crate::output::page::{self, Collections};
 use crate::RunCtx;
-use serde::Serialize;
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 fn to_js(value: &serde_json::Value) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&e.to_string()))
+    parse(&value.to_string())
+}
+
+fn parse(text: &str) -> Result<JsValue, JsError> {
+    js_sys::JSON::parse(text).map_err(|_| JsError::new("the engine wrote JSON that does not parse"))
+}
+
+fn ctx(now_millis: f64, seed: f64) -> RunCtx {
+    RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64)
 }
 
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run
 /// reproducible (the page stores them in its state). Returns
 /// `{results, collections, error?, shell, work, collectionsShell, initial}` with relaxed
-/// Extended JSON values: `shell` is each result printed in mongosh's format; `work`
-/// what each read did (see `work_json`); for each
-/// collection the script changed (created, modified or dropped), `collectionsShell`
-/// holds its final documents printed the same way and `initial` its documents as the
-/// configuration built them, so the page can mark inserted, changed and removed ones.
+/// Extended JSON values: `collections` holds every collection's final documents,
+/// `shell` each result printed in mongosh's format, `work` what each read did
+/// (see `output::page::write_work`); for each collection the script
+/// changed (created, modified or dropped), `collectionsShell` holds its final
+/// documents printed the same way and `initial` its documents as the configuration
+/// built them, so the page can mark inserted, changed and removed ones.
 #[wasm_bindgen]
 pub fn run(db: &str, script: &str, now_millis: f64, seed: f64) -> Result<JsValue, JsError> {
-    let run = RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64);
-    let out = crate::run(db, script, &run);
-    let mut json = out.to_json(Mode::Relaxed, db, script);
-    if let serde_json::Value::Object(obj) = &mut json {
-        let shell: Vec<serde_json::Value> = out
-            .results
-            .iter()
-            .map(|r| crate::output::shell::print(r).into())
-            .collect();
-        obj.insert("shell".into(), serde_json::Value::Array(shell));
-        obj.insert("work".into(), work_json(&out));
-        let (printed, initial) = changed_collections(db, &run, &out);
-        obj.insert(
-            "collectionsShell".into(),
-            serde_json::Value::Object(printed),
-        );
-        obj.insert("initial".into(), serde_json::Value::Object(initial));
-    }
-    to_js(&json)
+    parse(&page::run_once(db, script, &ctx(now_millis, seed)))
 }
 
-/// Per result, what its read did (`null` for other statements):
-/// `{stage, index, keysExamined, docsExamined, nReturned, explain}`, `stage`
-/// being the scan (`IXSCAN`, `COLLSCAN`...), `explain` the read's
-/// explain("executionStats") printed in mongosh's format.
-fn work_json(out: &crate::RunOutput) -> serde_json::Value {
-    out.work
-        .iter()
-        .map(|w| match w {
-            None => serde_json::Value::Null,
-            Some(w) => serde_json::json!({
-                "stage": w.stage,
-                "index": w.index,
-                "keysExamined": w.keys_examined,
-                "docsExamined": w.docs_examined,
-                "nReturned": w.returned,
-                "explain": crate::output::shell::print(&w.explain),
-            }),
-        })
-        .collect()
+thread_local! {
+    static CACHE: RefCell<page::Cache> = RefCell::new(page::Cache::default());
 }
 
-/// The collections a run changed: their final documents in shell format, and their
-/// initial documents (rebuilt from the configuration with the same instant and seed,
-/// so generated `_id`s match). Unchanged collections are left out: nothing to print.
-fn changed_collections(
-    db: &str,
-    run: &RunCtx,
-    out: &crate::RunOutput,
-) -> (
-    serde_json::Map<String, serde_json::Value>,
-    serde_json::Map<String, serde_json::Value>,
-) {
-    let mut printed = serde_json::Map::new();
-    let mut initial = serde_json::Map::new();
-    let Ok(start) = crate::load_database(db, run) else {
-        return (printed, initial); // the run reported the configuration's error
-    };
-    let relaxed = |docs: &[bson::Document]| -> serde_json::Value {
-        docs.iter()
-            .map(|d| {
-                crate::output::extjson::to_json(&bson::Bson::Document(d.clone()), Mode::Relaxed)
-            })
-            .collect()
-    };
-    let before: std::collections::HashMap<&str, &[bson::Document]> =
-        start.collections().map(|(n, c)| (n, c.docs())).collect();
-    for (name, docs) in &out.collections {
-        let old = before.get(name.as_str());
-        if old.is_some_and(|old| *old == docs.as_slice()) {
-            continue;
-        }
-        let shell: Vec<serde_json::Value> = docs
-            .iter()
-            .map(|d| crate::output::shell::print(&bson::Bson::Document(d.clone())).into())
-            .collect();
-        printed.insert(name.clone(), serde_json::Value::Array(shell));
-        if let Some(old) = old {
-            initial.insert(name.clone(), relaxed(old));
-        }
-    }
-    for (name, old) in &before {
-        if !out.collections.iter().any(|(n, _)| n == name) {
-            initial.insert((*name).to_string(), relaxed(old)); // dropped
-        }
-    }
-    (printed, initial)
+/// What the page's worker calls: the output of [`run`] as JSON text, with
+/// `collections` limited to the collections the script changed (the page shows
+/// nothing else). The configuration stays loaded between calls while its text
+/// is unchanged; each run starts from a fresh copy of it.
+#[wasm_bindgen]
+pub fn run_page(db: &str, script: &str, now_millis: f64, seed: f64) -> String {
+    let run = ctx(now_millis, seed);
+    CACHE.with(|cache| {
+        page::run_json(
+            &mut cache.borrow_mut(),
+            db,
+            script,
+            &run,
+            Collections::Changed,
+        )
+    })
 }
 
 /// Format a script or configuration: `{text}` or `{error}`.
@@ -126,7 +70,6 @@ pub fn format(text: &str) -> Result<JsValue, JsError> {
     };
     to_js(&json)
 }
-
 /// Run a tutorial step and compare the outcome with its check (the step's
 /// `check` object as JSON text): `{ok, differences: [...]}`, or `{error}` when
 /// the check itself is malformed.

@@ -2,10 +2,9 @@
 //! wasm across runs, so a benchmark measures the statement and not the reader.
 //! The page itself uses [`crate::wasm::run`].
 use crate::bench_api::{result_size, LoadedDb, Prepared};
-use crate::output::extjson::{self, Mode};
+use crate::output::ejson_text;
 use crate::RunCtx;
 use bson::Bson;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// A script parsed once.
@@ -59,15 +58,14 @@ impl BenchDb {
     /// The last result as plain JavaScript values (relaxed Extended JSON, the
     /// way the page's `run` hands results over).
     pub fn last_to_js(&self) -> Result<JsValue, JsError> {
-        extjson::to_json(&self.last, Mode::Relaxed)
-            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-            .map_err(|e| JsError::new(&e.to_string()))
+        js_sys::JSON::parse(&ejson_text::to_string(&self.last))
+            .map_err(|_| JsError::new("the engine wrote JSON that does not parse"))
     }
 
     /// The last result as relaxed Extended JSON text (for `JSON.parse` on the
     /// JavaScript side: one string copy instead of one call per value).
     pub fn last_to_json_text(&self) -> String {
-        extjson::to_json(&self.last, Mode::Relaxed).to_string()
+        ejson_text::to_string(&self.last)
     }
 
     /// Number of documents in a collection.

@@ -193,7 +193,7 @@ pub fn duplicate_id_error(namespace: &str, id: &Bson) -> Error {
     ))
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Database {
     collections: Vec<(String, Collection)>,
     /// Counter for seeded ObjectIds (Mongo Playground's `5a934e000102030405xxxxxx`).

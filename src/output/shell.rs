@@ -2,7 +2,7 @@
 //! short objects on one line within 80 columns) with the shell's type
 //! wrappers: `ObjectId('…')`, `ISODate('…')`, `Long('…')`, `Decimal128('…')`.
 use bson::spec::BinarySubtype;
-use bson::Bson;
+use bson::{Bson, Document};
 
 const BREAK_LENGTH: usize = 80;
 /// Node's `compact: 3`: an object is kept on one line only if it nests less than 3 levels.
@@ -12,6 +12,12 @@ const COMPACT: usize = 3;
 pub fn print(value: &Bson) -> String {
     let mut p = Printer { indent: 0 };
     p.value(value).0
+}
+
+/// Print a document as mongosh does (what [`print`] gives for `Bson::Document`).
+pub fn print_doc(doc: &Document) -> String {
+    let mut p = Printer { indent: 0 };
+    p.doc(doc).0
 }
 
 /// Print a value on one line (for error messages: `{ _id: 'x' }`).
@@ -71,20 +77,7 @@ impl Printer {
         match v {
             Bson::Document(d) if d.is_empty() => ("{}".to_string(), 0),
             Bson::Array(a) if a.is_empty() => ("[]".to_string(), 0),
-            Bson::Document(d) => {
-                self.indent += 2;
-                let mut depth = 0;
-                let entries: Vec<String> = d
-                    .iter()
-                    .map(|(k, v)| {
-                        let (s, dd) = self.value(v);
-                        depth = depth.max(dd);
-                        format!("{}: {s}", key(k))
-                    })
-                    .collect();
-                self.indent -= 2;
-                (self.join(entries, '{', '}', depth), depth + 1)
-            }
+            Bson::Document(d) => self.doc(d),
             Bson::Array(a) => {
                 self.indent += 2;
                 let mut depth = 0;
@@ -101,6 +94,24 @@ impl Printer {
             }
             other => (scalar(other), 0),
         }
+    }
+
+    fn doc(&mut self, d: &Document) -> (String, usize) {
+        if d.is_empty() {
+            return ("{}".to_string(), 0);
+        }
+        self.indent += 2;
+        let mut depth = 0;
+        let entries: Vec<String> = d
+            .iter()
+            .map(|(k, v)| {
+                let (s, dd) = self.value(v);
+                depth = depth.max(dd);
+                format!("{}: {s}", key(k))
+            })
+            .collect();
+        self.indent -= 2;
+        (self.join(entries, '{', '}', depth), depth + 1)
     }
 
     /// Node's reduceToSingleString: one line when shallow and short enough.

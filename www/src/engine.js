@@ -92,7 +92,8 @@ export const encodeLink = (state) => pure(encode_link, JSON.stringify(state));
 export const decodeLink = (fragment) => pure(decode_link, fragment);
 
 /**
- * Runs scripts in a worker. `run()` resolves with {out, stmts, ms, check} or
+ * Runs scripts in a worker. `run()` resolves with {out, stmts, ms, check} (`out`
+ * parsed from the worker's JSON text) or
  * {stopped: 'stop'|'timeout'|'crash', message}. One run at a time: a new run
  * replaces the one in progress.
  */
@@ -129,7 +130,11 @@ export class Runner {
   }
 
   message(msg) {
-    if (msg.type === 'result' && this.pending?.id === msg.id) this.finish(msg, false);
+    if (msg.type === 'result' && this.pending?.id === msg.id) {
+      // A string is cheap to post; parsing it here beats cloning an object graph.
+      const { json, ...rest } = msg;
+      this.finish({ ...rest, out: JSON.parse(json) }, false);
+    }
     // A worker that could not load the engine fails the run in progress (if any); no retry loop.
     else if (msg.type === 'crash' && this.pending && (msg.id === null || this.pending.id === msg.id)) this.failed(msg.message);
   }

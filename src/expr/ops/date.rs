@@ -1,11 +1,10 @@
 //! Calendar arithmetic for the date operators: time zones (Olson names via
-//! chrono-tz, or `±hh[:mm]` offsets), civil date ↔ day number (proleptic
-//! Gregorian, any i64 millisecond), local date parts, ISO weeks and
+//! `crate::tzdb`, a compact copy of chrono-tz's tables, or `±hh[:mm]` offsets),
+//! civil date ↔ day number (proleptic Gregorian, any i64 millisecond), local date parts, ISO weeks and
 //! `$dateToString` formatting. Mirrors MongoDB's date_time_support.cpp.
 use crate::error::{Error, Result};
 use crate::expr::value::err;
 use bson::DateTime;
-use chrono::{Offset, TimeZone};
 
 pub(crate) const MS_PER_DAY: i64 = 86_400_000;
 
@@ -15,7 +14,7 @@ pub(crate) enum Zone {
     Utc,
     /// A fixed offset in seconds east of UTC.
     Offset(i64),
-    Named(chrono_tz::Tz),
+    Named(crate::tzdb::Tz),
 }
 
 impl Zone {
@@ -24,7 +23,7 @@ impl Zone {
         if s == "UTC" {
             return Ok(Zone::Utc);
         }
-        if let Ok(tz) = s.parse::<chrono_tz::Tz>() {
+        if let Some(tz) = crate::tzdb::Tz::parse(s) {
             return Ok(Zone::Named(tz));
         }
         if let Some(off) = parse_utc_offset(s) {
@@ -51,12 +50,9 @@ impl Zone {
             Zone::Offset(s) => *s,
             Zone::Named(tz) => {
                 let secs = utc_ms.div_euclid(1000);
+                // Outside chrono's range (±262,000 years) the offset was 0: kept.
                 match chrono::DateTime::from_timestamp(secs, 0) {
-                    Some(t) => i64::from(
-                        tz.offset_from_utc_datetime(&t.naive_utc())
-                            .fix()
-                            .local_minus_utc(),
-                    ),
+                    Some(_) => i64::from(tz.offset_at(secs)),
                     None => 0,
                 }
             }

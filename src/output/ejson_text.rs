@@ -1,0 +1,258 @@
+//! Relaxed Extended JSON written straight to text in one pass, byte for byte what
+//! `serde_json::to_string(&value.clone().into_relaxed_extjson())` gives (a property
+//! test holds the two together) without building a `serde_json::Value` tree: the
+//! page hands this text to `JSON.parse`, which is many times faster than building
+//! JS objects value by value. Dates, the bulk of many results, get a direct formatter.
+use bson::{Bson, Document};
+use std::fmt::Write as _;
+
+/// Append `value` as relaxed Extended JSON.
+pub fn write_value(out: &mut String, value: &Bson) {
+    match value {
+        Bson::Double(v) => write_double(out, *v),
+        Bson::String(s) => write_str(out, s),
+        Bson::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(out, item);
+            }
+            out.push(']');
+        }
+        Bson::Document(doc) => write_doc(out, doc),
+        Bson::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
+        Bson::Null => out.push_str("null"),
+        Bson::RegularExpression(re) => {
+            // bson sorts the options.
+            let mut opts: Vec<char> = re.options.as_str().chars().collect();
+            opts.sort_unstable();
+            let opts: String = opts.into_iter().collect();
+            out.push_str("{\"$regularExpression\":{\"pattern\":");
+            write_str(out, re.pattern.as_str());
+            out.push_str(",\"options\":");
+            write_str(out, &opts);
+            out.push_str("}}");
+        }
+        Bson::JavaScriptCode(code) => {
+            out.push_str("{\"$code\":");
+            write_str(out, code);
+            out.push('}');
+        }
+        Bson::JavaScriptCodeWithScope(cws) => {
+            out.push_str("{\"$code\":");
+            write_str(out, &cws.code);
+            out.push_str(",\"$scope\":");
+            write_doc(out, &cws.scope);
+            out.push('}');
+        }
+        Bson::Int32(v) => {
+            let _ = write!(out, "{v}");
+        }
+        Bson::Int64(v) => {
+            let _ = write!(out, "{v}");
+        }
+        Bson::Timestamp(ts) => {
+            let _ = write!(
+                out,
+                "{{\"$timestamp\":{{\"t\":{},\"i\":{}}}}}",
+                ts.time, ts.increment
+            );
+        }
+        Bson::Binary(bin) => {
+            use base64::Engine as _;
+            out.push_str("{\"$binary\":{\"base64\":\"");
+            base64::engine::general_purpose::STANDARD.encode_string(&bin.bytes, out);
+            let sub: u8 = bin.subtype.into();
+            let _ = write!(out, "\",\"subType\":\"{sub:02x}\"}}}}");
+        }
+        Bson::ObjectId(oid) => {
+            out.push_str("{\"$oid\":\"");
+            write_hex(out, &oid.bytes());
+            out.push_str("\"}");
+        }
+        Bson::DateTime(dt) => write_date(out, dt.timestamp_millis()),
+        Bson::Symbol(s) => {
+            out.push_str("{\"$symbol\":");
+            write_str(out, s);
+            out.push('}');
+        }
+        Bson::Decimal128(d) => {
+            let _ = write!(out, "{{\"$numberDecimal\":\"{d}\"}}");
+        }
+        Bson::Undefined => out.push_str("{\"$undefined\":true}"),
+        Bson::MinKey => out.push_str("{\"$minKey\":1}"),
+        Bson::MaxKey => out.push_str("{\"$maxKey\":1}"),
+        Bson::DbPointer(p) => {
+            // The fields are private; bson's own relaxed form is the reference (rare type).
+            let json = Bson::DbPointer(p.clone()).into_relaxed_extjson();
+            out.push_str(&json.to_string());
+        }
+    }
+}
+
+/// Append a document as a relaxed Extended JSON object.
+pub fn write_doc(out: &mut String, doc: &Document) {
+    out.push('{');
+    for (i, (k, v)) in doc.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(out, k);
+        out.push(':');
+        write_value(out, v);
+    }
+    out.push('}');
+}
+
+/// Append documents as a JSON array.
+pub fn write_docs(out: &mut String, docs: &[Document]) {
+    out.push('[');
+    for (i, d) in docs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_doc(out, d);
+    }
+    out.push(']');
+}
+
+/// Relaxed Extended JSON of one value as a string.
+pub fn to_string(value: &Bson) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value);
+    out
+}
+
+fn write_double(out: &mut String, v: f64) {
+    if v.is_nan() {
+        out.push_str(if v.is_sign_negative() {
+            "{\"$numberDouble\":\"-NaN\"}"
+        } else {
+            "{\"$numberDouble\":\"NaN\"}"
+        });
+    } else if v.is_infinite() {
+        out.push_str(if v.is_sign_negative() {
+            "{\"$numberDouble\":\"-Infinity\"}"
+        } else {
+            "{\"$numberDouble\":\"Infinity\"}"
+        });
+    } else {
+        // serde_json's own float formatting (shortest round trip, `1.0`, `1e21`).
+        let mut buf = Vec::with_capacity(24);
+        if serde_json::to_writer(&mut buf, &v).is_ok() {
+            out.push_str(std::str::from_utf8(&buf).unwrap_or("null"));
+        }
+    }
+}
+
+/// A JSON string literal, escaped exactly as serde_json escapes.
+pub fn write_str(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        // Every byte matched above is ASCII, so `i` is a char boundary.
+        out.push_str(&s[start..i]);
+        if esc.is_empty() {
+            let _ = write!(out, "\\u{b:04x}");
+        } else {
+            out.push_str(esc);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+fn write_hex(out: &mut String, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for b in bytes {
+        out.push(HEX[usize::from(b >> 4)] as char);
+        out.push(HEX[usize::from(b & 15)] as char);
+    }
+}
+
+/// Milliseconds of 9999-12-31T23:59:59.999Z: the last date bson writes as a string.
+const MAX_STRING_DATE: i64 = 253_402_300_799_999;
+
+/// `{"$date":"1970-01-01T00:00:00Z"}` for years 1970–9999 (RFC 3339: fraction only
+/// when non-zero, trailing zeros dropped), else `{"$date":{"$numberLong":"…"}}`.
+fn write_date(out: &mut String, millis: i64) {
+    if !(0..=MAX_STRING_DATE).contains(&millis) {
+        let _ = write!(out, "{{\"$date\":{{\"$numberLong\":\"{millis}\"}}}}");
+        return;
+    }
+    let days = millis.div_euclid(86_400_000);
+    let ms_of_day = millis.rem_euclid(86_400_000);
+    let (y, m, d) = civil_from_days(days);
+    let secs = ms_of_day / 1000;
+    let ms = ms_of_day % 1000;
+    let mut buf = [0u8; 24];
+    put4(&mut buf[0..4], y);
+    buf[4] = b'-';
+    put2(&mut buf[5..7], m);
+    buf[7] = b'-';
+    put2(&mut buf[8..10], d);
+    buf[10] = b'T';
+    put2(&mut buf[11..13], secs / 3600);
+    buf[13] = b':';
+    put2(&mut buf[14..16], secs / 60 % 60);
+    buf[16] = b':';
+    put2(&mut buf[17..19], secs % 60);
+    let mut len = 19;
+    if ms != 0 {
+        buf[19] = b'.';
+        buf[20] = b'0' + (ms / 100) as u8;
+        buf[21] = b'0' + (ms / 10 % 10) as u8;
+        buf[22] = b'0' + (ms % 10) as u8;
+        len = 23;
+        while buf[len - 1] == b'0' {
+            len -= 1;
+        }
+    }
+    out.push_str("{\"$date\":\"");
+    out.push_str(std::str::from_utf8(&buf[..len]).unwrap_or_default());
+    out.push_str("Z\"}");
+}
+
+fn put2(dst: &mut [u8], v: i64) {
+    dst[0] = b'0' + (v / 10 % 10) as u8;
+    dst[1] = b'0' + (v % 10) as u8;
+}
+
+fn put4(dst: &mut [u8], v: i64) {
+    put2(&mut dst[0..2], v / 100);
+    put2(&mut dst[2..4], v % 100);
+}
+
+/// Days since 1970-01-01 to (year, month, day) in the proleptic Gregorian calendar
+/// (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

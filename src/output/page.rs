@@ -1,0 +1,195 @@
+//! The page's run output as one relaxed-Extended-JSON text (the worker hands it to
+//! `JSON.parse`): `{results, collections, error?, shell, work, collectionsShell, initial}`.
+//! The loaded configuration is kept between runs while its text (and seed, and the
+//! instant when the text can read it) is unchanged: each run starts from a copy.
+use super::ejson_text::{write_docs, write_str, write_value};
+use super::shell;
+use crate::engine::Database;
+use crate::index::explain::WorkDone;
+use crate::{budget, Error, RunCtx};
+
+/// Which final collections the output carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collections {
+    /// Every collection (the run contract of `wasm::run` and the CLI).
+    All,
+    /// Only those the script created, changed or dropped (what the page shows).
+    Changed,
+}
+
+struct Loaded {
+    db_text: String,
+    seed: u64,
+    /// The run's instant, when the configuration can read it (`new Date()`, `Date.now()`).
+    now: Option<i64>,
+    db: Result<Database, Error>,
+}
+
+/// The last configuration loaded.
+#[derive(Default)]
+pub struct Cache {
+    loaded: Option<Loaded>,
+}
+
+impl Cache {
+    /// The database built from `db_text`, loaded again only when something it
+    /// depends on changed.
+    fn database(&mut self, db_text: &str, run: &RunCtx) -> &Result<Database, Error> {
+        // Only the Date constructors read the instant (src/shell/ctors.rs).
+        let now = db_text.contains("Date").then(|| run.now.timestamp_millis());
+        let hit = self
+            .loaded
+            .as_ref()
+            .is_some_and(|l| l.db_text == db_text && l.seed == run.seed && l.now == now);
+        if !hit {
+            self.loaded = None; // free the old database before building the new one
+            let db = crate::load_database(db_text, run);
+            self.loaded = Some(Loaded {
+                db_text: db_text.to_string(),
+                seed: run.seed,
+                now,
+                db,
+            });
+        }
+        match &self.loaded {
+            Some(l) => &l.db,
+            None => unreachable!("loaded just above"),
+        }
+    }
+}
+
+/// Run `script` on (a copy of) the configuration and write the page's output.
+pub fn run_json(
+    cache: &mut Cache,
+    db_text: &str,
+    script: &str,
+    run: &RunCtx,
+    which: Collections,
+) -> String {
+    let _budget = budget::start_run();
+    let (start, (results, work, error), end) = match cache.database(db_text, run) {
+        Err(e) => (None, (Vec::new(), Vec::new(), Some(e.clone())), None),
+        Ok(start) => {
+            let mut db = start.clone();
+            let out = crate::run_loaded(&mut db, script, run);
+            (Some(start), out, Some(db))
+        }
+    };
+    let mut out = String::with_capacity(1024);
+    out.push_str("{\"results\":[");
+    for (i, r) in results.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_value(&mut out, r);
+    }
+    // Collections the script created, changed or dropped, with their initial documents.
+    let mut changed: Vec<&str> = Vec::new();
+    if let (Some(start), Some(end)) = (start, &end) {
+        for (name, coll) in end.collections() {
+            let before = start.collection(name);
+            if !before.is_some_and(|b| b.docs() == coll.docs()) {
+                changed.push(name);
+            }
+        }
+    }
+    out.push_str("],\"collections\":{");
+    let mut first = true;
+    for (name, coll) in end.iter().flat_map(|db| db.collections()) {
+        if which == Collections::Changed && !changed.contains(&name) {
+            continue;
+        }
+        if !std::mem::take(&mut first) {
+            out.push(',');
+        }
+        write_str(&mut out, name);
+        out.push(':');
+        write_docs(&mut out, coll.docs());
+    }
+    out.push('}');
+    if let Some(e) = &error {
+        out.push_str(",\"error\":");
+        out.push_str(&crate::error_json(e, db_text, script).to_string());
+    }
+    out.push_str(",\"shell\":[");
+    for (i, r) in results.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(&mut out, &shell::print(r));
+    }
+    out.push_str("],\"work\":");
+    write_work(&mut out, &work);
+    out.push_str(",\"collectionsShell\":{");
+    if let Some(end) = &end {
+        for (i, name) in changed.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_str(&mut out, name);
+            out.push_str(":[");
+            let docs = end.collection(name).map(|c| c.docs()).unwrap_or_default();
+            for (j, d) in docs.iter().enumerate() {
+                if j > 0 {
+                    out.push(',');
+                }
+                write_str(&mut out, &shell::print_doc(d));
+            }
+            out.push(']');
+        }
+    }
+    out.push_str("},\"initial\":{");
+    if let (Some(start), Some(end)) = (start, &end) {
+        let mut first = true;
+        for (name, coll) in start.collections() {
+            // Changed ones, and dropped ones (gone from the end state).
+            if end.collection(name).is_some() && !changed.contains(&name) {
+                continue;
+            }
+            if !std::mem::take(&mut first) {
+                out.push(',');
+            }
+            write_str(&mut out, name);
+            out.push(':');
+            write_docs(&mut out, coll.docs());
+        }
+    }
+    out.push_str("}}");
+    out
+}
+
+/// Per result, what its read did (`null` for other statements):
+/// `{stage, index, keysExamined, docsExamined, nReturned, explain}`, `stage`
+/// being the scan (`IXSCAN`, `COLLSCAN`...), `explain` the read's
+/// explain("executionStats") printed in mongosh's format.
+fn write_work(out: &mut String, work: &[Option<WorkDone>]) {
+    let json: serde_json::Value = work
+        .iter()
+        .map(|w| match w {
+            None => serde_json::Value::Null,
+            Some(w) => serde_json::json!({
+                "stage": w.stage,
+                "index": w.index,
+                "keysExamined": w.keys_examined,
+                "docsExamined": w.docs_examined,
+                "nReturned": w.returned,
+                "explain": shell::print(&w.explain),
+            }),
+        })
+        .collect();
+    out.push_str(&json.to_string());
+}
+
+/// The output of one run from scratch (no cache), every collection included.
+pub fn run_once(db_text: &str, script: &str, run: &RunCtx) -> String {
+    run_json(
+        &mut Cache::default(),
+        db_text,
+        script,
+        run,
+        Collections::All,
+    )
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

@@ -1,0 +1,137 @@
+//! Olson time zones: every name chrono-tz knows and the UTC offsets in effect,
+//! from `tzdata.bin`, a compact copy of chrono-tz's tables written by
+//! `tools/tzdb.py` (about 25 KB gzipped where chrono-tz's tables took about
+//! 130 KB of the page's download). Only total offsets are kept: all the date
+//! operators need. The tests check every name and transition against chrono-tz.
+use std::sync::OnceLock;
+
+static DATA: &[u8] = include_bytes!("tzdata.bin");
+
+/// A named time zone (its position in the sorted list of names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tz(u16);
+
+struct Zone {
+    /// Offset in seconds before the first transition.
+    first: i32,
+    /// Transition instants (seconds since the epoch, ascending) and the offset from each.
+    times: Vec<i64>,
+    offsets: Vec<i32>,
+}
+
+#[derive(Default)]
+struct Db {
+    names: Vec<(&'static str, u16)>,
+    zones: Vec<Zone>,
+}
+
+fn db() -> &'static Db {
+    static DB: OnceLock<Db> = OnceLock::new();
+    DB.get_or_init(|| parse(DATA).unwrap_or_default())
+}
+
+struct Reader<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn uvar(&mut self) -> Option<u64> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = *self.data.get(self.pos)?;
+            self.pos += 1;
+            n |= u64::from(b & 0x7F) << shift;
+            if b < 0x80 {
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    fn svar(&mut self) -> Option<i64> {
+        let n = self.uvar()?;
+        Some((n >> 1) as i64 ^ -((n & 1) as i64))
+    }
+
+    fn bytes(&mut self, len: usize) -> Option<&'a [u8]> {
+        let b = self.data.get(self.pos..self.pos.checked_add(len)?)?;
+        self.pos += len;
+        Some(b)
+    }
+}
+
+fn parse(data: &'static [u8]) -> Option<Db> {
+    let mut r = Reader { data, pos: 0 };
+    if r.bytes(5)? != b"TZDB1" {
+        return None;
+    }
+    let n_names = usize::try_from(r.uvar()?).ok()?;
+    let n_zones = usize::try_from(r.uvar()?).ok()?;
+    let mut names = Vec::with_capacity(n_names);
+    for _ in 0..n_names {
+        let len = usize::try_from(r.uvar()?).ok()?;
+        let name = std::str::from_utf8(r.bytes(len)?).ok()?;
+        names.push((name, u16::try_from(r.uvar()?).ok()?));
+    }
+    let mut zones = Vec::with_capacity(n_zones);
+    for _ in 0..n_zones {
+        let first = i32::try_from(r.svar()?).ok()?;
+        let n = usize::try_from(r.uvar()?).ok()?;
+        let (mut times, mut offsets) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut t = 0i64;
+        for _ in 0..n {
+            t = t.checked_add(r.svar()?)?;
+            times.push(t);
+            offsets.push(i32::try_from(r.svar()?).ok()?);
+        }
+        zones.push(Zone {
+            first,
+            times,
+            offsets,
+        });
+    }
+    let valid = names.iter().all(|(_, z)| usize::from(*z) < zones.len());
+    valid.then_some(Db { names, zones })
+}
+
+impl Tz {
+    /// The zone with exactly this Olson name (case-sensitive, as chrono-tz).
+    pub fn parse(name: &str) -> Option<Tz> {
+        let names = &db().names;
+        let i = names
+            .binary_search_by(|(n, _)| n.as_bytes().cmp(name.as_bytes()))
+            .ok()?;
+        u16::try_from(i).ok().map(Tz)
+    }
+
+    pub fn name(self) -> &'static str {
+        db().names
+            .get(usize::from(self.0))
+            .map_or("UTC", |(n, _)| n)
+    }
+
+    /// Seconds east of UTC in effect at `secs` seconds since the epoch.
+    pub fn offset_at(self, secs: i64) -> i32 {
+        let db = db();
+        let Some(zone) = db
+            .names
+            .get(usize::from(self.0))
+            .and_then(|(_, z)| db.zones.get(usize::from(*z)))
+        else {
+            return 0;
+        };
+        match zone.times.partition_point(|&t| t <= secs) {
+            0 => zone.first,
+            i => zone.offsets.get(i - 1).copied().unwrap_or(zone.first),
+        }
+    }
+
+    /// Every known name, sorted.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        db().names.iter().map(|(n, _)| *n)
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
