@@ -14,6 +14,7 @@ pub mod explain;
 pub mod key;
 pub mod parsed;
 pub mod plan;
+pub mod scan;
 pub mod spec;
 
 use crate::context::RunCtx;

@@ -18,9 +18,9 @@ use crate::query::sort::SortSpec;
 use crate::value::{compare, equal, type_rank};
 use bson::{Bson, Document};
 use std::cmp::Ordering;
-use std::collections::btree_set::Range;
-use std::collections::HashSet;
 use std::ops::Bound;
+
+pub use super::scan::{Executed, Scan, ScanStats};
 
 /// Point intervals are expanded into separate ranges up to this many.
 const MAX_POINT_RANGES: usize = 4096;
@@ -355,7 +355,7 @@ fn satisfies(w: &Bson, cond: &Cond) -> bool {
     }
 }
 
-type KeyBound = Bound<(Key, Rid)>;
+pub(crate) type KeyBound = Bound<(Key, Rid)>;
 
 /// The B-tree ranges of a plan, in scan order: leading point intervals are
 /// expanded into one range each, the next field's intervals bound each
@@ -475,172 +475,9 @@ fn count_keys(ix: &Index, p: &IndexPlan, cap: usize) -> usize {
     n
 }
 
-fn key_in_bounds(key: &Key, oils: &[Oil]) -> bool {
+pub(crate) fn key_in_bounds(key: &Key, oils: &[Oil]) -> bool {
     key.vals
         .iter()
         .zip(oils)
         .all(|(v, oil)| oil_contains(oil, v))
-}
-
-/// What running a read did: its plan, the scan's work and how many
-/// documents passed the filter (explain's executionStats).
-#[derive(Debug)]
-pub struct Executed {
-    pub plan: Plan,
-    pub stats: ScanStats,
-    pub matched: usize,
-}
-
-/// Work done by a scan, for explain.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ScanStats {
-    pub keys_examined: usize,
-    pub docs_examined: usize,
-    pub dups_tested: usize,
-    pub dups_dropped: usize,
-    pub seeks: usize,
-    /// The scan ran to its end (not stopped early by a limit).
-    pub eof: bool,
-}
-
-enum Cursor<'c> {
-    Empty,
-    Coll {
-        next: usize,
-        forward: bool,
-    },
-    Index {
-        ix: &'c Index,
-        oils: Vec<Oil>,
-        forward: bool,
-        ranges: std::vec::IntoIter<(KeyBound, KeyBound)>,
-        current: Option<Range<'c, (Key, Rid)>>,
-        /// Multikey indexes hold several keys per document: return each once.
-        seen: Option<HashSet<Rid>>,
-    },
-}
-
-/// The candidate documents of a plan, in scan order.
-pub struct Scan<'c> {
-    coll: Option<&'c Collection>,
-    cursor: Cursor<'c>,
-    pub stats: ScanStats,
-}
-
-impl Plan {
-    /// Scan `c` (the collection the plan was made for).
-    pub fn scan<'c>(&self, c: Option<&'c Collection>) -> Scan<'c> {
-        let cursor = match (&self.access, c) {
-            (Access::Eof, _) | (_, None) => Cursor::Empty,
-            (Access::CollScan { forward }, Some(c)) => Cursor::Coll {
-                next: if *forward { 0 } else { c.len() },
-                forward: *forward,
-            },
-            (Access::Index(p), Some(c)) => match c.indexes().iter().nth(p.index) {
-                Some(ix) => Cursor::Index {
-                    ix,
-                    oils: p.oils.clone(),
-                    forward: p.forward,
-                    ranges: ranges(ix, p).into_iter(),
-                    current: None,
-                    seen: ix.is_multikey().then(HashSet::new),
-                },
-                None => Cursor::Empty,
-            },
-        };
-        Scan {
-            coll: c,
-            cursor,
-            stats: ScanStats::default(),
-        }
-    }
-
-    /// The index scan returns documents in the requested sort order.
-    pub fn provides_sort(&self) -> bool {
-        matches!(&self.access, Access::Index(p) if p.provides_sort)
-    }
-
-    pub fn index_plan(&self) -> Option<&IndexPlan> {
-        match &self.access {
-            Access::Index(p) => Some(p),
-            _ => None,
-        }
-    }
-}
-
-impl<'c> Iterator for Scan<'c> {
-    type Item = &'c Document;
-
-    fn next(&mut self) -> Option<&'c Document> {
-        let c = self.coll?;
-        match &mut self.cursor {
-            Cursor::Empty => {
-                self.stats.eof = true;
-                None
-            }
-            Cursor::Coll { next, forward } => {
-                let doc = if *forward {
-                    let d = c.docs().get(*next);
-                    *next += 1;
-                    d
-                } else if *next > 0 {
-                    *next -= 1;
-                    c.docs().get(*next)
-                } else {
-                    None
-                };
-                match doc {
-                    Some(d) => {
-                        self.stats.docs_examined += 1;
-                        Some(d)
-                    }
-                    None => {
-                        self.stats.eof = true;
-                        None
-                    }
-                }
-            }
-            Cursor::Index {
-                ix,
-                oils,
-                forward,
-                ranges,
-                current,
-                seen,
-            } => loop {
-                if current.is_none() {
-                    let Some(r) = ranges.next() else {
-                        self.stats.eof = true;
-                        return None;
-                    };
-                    self.stats.seeks += 1;
-                    *current = Some(ix.entries().range(r));
-                }
-                let entry = match current.as_mut() {
-                    Some(range) if *forward => range.next(),
-                    Some(range) => range.next_back(),
-                    None => None,
-                };
-                let Some((key, rid)) = entry else {
-                    *current = None;
-                    continue;
-                };
-                self.stats.keys_examined += 1;
-                if !key_in_bounds(key, oils.as_slice()) {
-                    continue;
-                }
-                if let Some(seen) = seen {
-                    self.stats.dups_tested += 1;
-                    if !seen.insert(*rid) {
-                        self.stats.dups_dropped += 1;
-                        continue;
-                    }
-                }
-                if let Some(d) = c.position(*rid).and_then(|i| c.docs().get(i)) {
-                    self.stats.docs_examined += 1;
-                    return Some(d);
-                }
-            },
-        }
-    }
 }
