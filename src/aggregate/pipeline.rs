@@ -184,12 +184,12 @@ impl Pipeline {
         };
         let result: Vec<Document> = {
             let dbr: &Database = db;
-            let docs: Docs = match &source {
+            let (body, docs): (&[Stage], Docs) = match &source {
                 Source::Collection(name) => match dbr.collection(name) {
-                    Some(c) => return_borrowed(c.docs()),
-                    None => Vec::new(),
+                    Some(c) => leading(body, c.docs(), scope)?,
+                    None => (body, Vec::new()),
                 },
-                Source::Docs(_) | Source::Empty => Vec::new(),
+                Source::Docs(_) | Source::Empty => (body, Vec::new()),
             };
             let docs = match source {
                 Source::Docs(v) => v.into_iter().map(Cow::Owned).collect(),
@@ -224,8 +224,32 @@ impl Pipeline {
     }
 }
 
-fn return_borrowed(docs: &[Document]) -> Docs<'_> {
-    docs.iter().map(Cow::Borrowed).collect()
+/// A leading `$match` (and a `$group` right after it) run straight over the
+/// collection's documents: no list of the whole collection is built, and
+/// with `$group` no list at all. Returns the stages left to run.
+fn leading<'a>(
+    stages: &'a [Stage],
+    docs: &'a [Document],
+    scope: &Scope,
+) -> Result<(&'a [Stage], Docs<'a>)> {
+    Ok(match stages {
+        [Stage::Match(f), Stage::Group(g), rest @ ..] => {
+            let grouped = owned(g.run_filtered(docs, f, scope)?);
+            crate::budget::check()?;
+            (rest, grouped)
+        }
+        [Stage::Match(f), rest @ ..] => {
+            let mut out = Vec::new();
+            for d in docs {
+                if f.matches(d, scope)? {
+                    out.push(Cow::Borrowed(d));
+                }
+            }
+            crate::budget::check()?;
+            (rest, out)
+        }
+        _ => (stages, docs.iter().map(Cow::Borrowed).collect()),
+    })
 }
 
 /// What a pipeline reads.

@@ -5,6 +5,7 @@ use crate::aggregate::key::KeyMap;
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
+use crate::query::Filter;
 use bson::{Bson, Document};
 use std::borrow::Cow;
 
@@ -120,15 +121,41 @@ impl Group {
     {
         let mut groups: KeyMap<Vec<State>> = KeyMap::new();
         for doc in docs {
-            // `$push`/`$addToSet` states grow with every document: the run's memory budget.
-            crate::budget::check()?;
-            let key = self.key.eval(doc, scope)?;
-            let i = groups.try_position_or_insert(&key, || self.outputs.start(&key, scope))?;
-            if let Some(states) = groups.value_at_mut(i) {
-                self.outputs.add(states, doc, scope)?;
+            self.add(&mut groups, doc, scope)?;
+        }
+        Ok(self.finish(groups))
+    }
+
+    /// `$match` then `$group` over borrowed documents: the documents that only
+    /// feed accumulators are never collected, let alone cloned.
+    pub fn run_filtered(
+        &self,
+        docs: &[Document],
+        filter: &Filter,
+        scope: &Scope,
+    ) -> Result<Vec<Document>> {
+        let mut groups: KeyMap<Vec<State>> = KeyMap::new();
+        for doc in docs {
+            if filter.matches(doc, scope)? {
+                self.add(&mut groups, doc, scope)?;
             }
         }
-        Ok(groups
+        Ok(self.finish(groups))
+    }
+
+    fn add(&self, groups: &mut KeyMap<Vec<State>>, doc: &Document, scope: &Scope) -> Result<()> {
+        // `$push`/`$addToSet` states grow with every document: the run's memory budget.
+        crate::budget::check()?;
+        let key = self.key.eval(doc, scope)?;
+        let i = groups.try_position_or_insert(&key, || self.outputs.start(&key, scope))?;
+        if let Some(states) = groups.value_at_mut(i) {
+            self.outputs.add(states, doc, scope)?;
+        }
+        Ok(())
+    }
+
+    fn finish(&self, groups: KeyMap<Vec<State>>) -> Vec<Document> {
+        groups
             .into_entries()
             .into_iter()
             .map(|(key, states)| {
@@ -137,7 +164,7 @@ impl Group {
                 self.outputs.finish(&states, &mut out);
                 out
             })
-            .collect())
+            .collect()
     }
 }
 
