@@ -240,7 +240,8 @@ fn leading<'a>(
         }
         [Stage::Match(f), rest @ ..] => {
             let mut out = Vec::new();
-            for d in docs {
+            for (i, d) in docs.iter().enumerate() {
+                crate::value::prefetch::scan(docs, i);
                 if f.matches(d, scope)? {
                     out.push(Cow::Borrowed(d));
                 }

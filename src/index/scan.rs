@@ -208,6 +208,7 @@ impl<'c> Iterator for Scan<'c> {
             }
             Cursor::Coll { next, forward } => {
                 let doc = if *forward {
+                    crate::value::prefetch::scan(c.docs(), *next);
                     let d = c.docs().get(*next);
                     *next += 1;
                     d

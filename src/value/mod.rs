@@ -3,6 +3,7 @@
 pub mod numeric;
 pub mod order;
 pub mod path;
+pub mod prefetch;
 pub mod size;
 
 pub use order::{compare, equal, type_rank, OrdBson};

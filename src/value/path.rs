@@ -16,10 +16,26 @@ use bson::{Bson, Document};
 #[inline]
 pub fn field<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
     if doc.len() <= 16 {
-        doc.iter().find(|(k, _)| k.as_str() == name).map(|(_, v)| v)
+        doc.iter()
+            .find(|(k, _)| same_bytes(k.as_bytes(), name.as_bytes()))
+            .map(|(_, v)| v)
     } else {
         doc.get(name)
     }
+}
+
+/// Byte equality that compares short slices inline: keys and the strings
+/// filters compare are short, and a call to `memcmp` per field costs more
+/// than the comparison.
+#[inline]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() > 16 {
+        return a == b;
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// One component of a dotted path.

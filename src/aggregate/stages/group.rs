@@ -135,7 +135,8 @@ impl Group {
         scope: &Scope,
     ) -> Result<Vec<Document>> {
         let mut groups: KeyMap<Vec<State>> = KeyMap::new();
-        for doc in docs {
+        for (i, doc) in docs.iter().enumerate() {
+            crate::value::prefetch::scan(docs, i);
             if filter.matches(doc, scope)? {
                 self.add(&mut groups, doc, scope)?;
             }

@@ -80,7 +80,9 @@ impl Cmp {
         }
         match (self.op, e, &self.rhs) {
             // The hot path: string equality without the generic comparison.
-            (CmpOp::Eq, Bson::String(a), Bson::String(b)) => a == b,
+            (CmpOp::Eq, Bson::String(a), Bson::String(b)) => {
+                crate::value::path::same_bytes(a.as_bytes(), b.as_bytes())
+            }
             (CmpOp::Eq, _, _) => compare(e, &self.rhs) == Ordering::Equal,
             _ => {
                 // NaN equals NaN but is neither above nor below any number.
