@@ -51,3 +51,25 @@ db.trades.find()"#;
     );
     assert!(get(&out, "error").is_undefined(), "{json}");
 }
+
+#[wasm_bindgen_test]
+fn run_page_sends_only_changed_collections() {
+    let db = "db = { a: [{_id: 1}], b: [{_id: 2, at: ISODate(\"2023-10-26T15:47:03.434Z\")}] }";
+    let text = mqlplay::wasm::run_page(db, "db.b.deleteOne({_id: 2})", 0.0, 0.0);
+    let out = js_sys::JSON::parse(&text).expect("json");
+    let json = js_sys::JSON::stringify(&out)
+        .expect("json")
+        .as_string()
+        .unwrap_or_default();
+    assert!(json.contains(r#""collections":{"b":[]}"#), "{json}");
+    assert!(
+        json.contains(r#""initial":{"b":[{"_id":2,"at":{"$date":"2023-10-26T15:47:03.434Z"}}]}"#),
+        "{json}"
+    );
+    // The same configuration again (kept loaded): the run starts from it anew.
+    let again = mqlplay::wasm::run_page(db, "db.b.countDocuments()", 0.0, 0.0);
+    assert!(
+        again.starts_with(r#"{"results":[1],"collections":{}"#),
+        "{again}"
+    );
+}
