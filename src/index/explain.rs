@@ -307,7 +307,11 @@ pub(crate) fn find_tree(
     exec: Option<(&ScanStats, usize)>,
 ) -> Document {
     let (mut tree, mut works) = access(c, a, plan, shape.filter, exec);
-    let provides_sort = matches!(a, Access::Index(p) if p.provides_sort);
+    let provides_sort = match a {
+        Access::Index(p) => p.provides_sort,
+        Access::CollScan { .. } => plan.natural_sort,
+        Access::Eof => false,
+    };
     let skip = usize::try_from(shape.skip).unwrap_or(0);
     let limit = usize::try_from(shape.limit.unsigned_abs()).unwrap_or(usize::MAX);
     let mut flowing = exec.map_or(0, |(_, m)| m);

@@ -54,6 +54,8 @@ pub enum Access {
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub access: Access,
+    /// `sort({$natural: ±1})`: the collection scan gives the order.
+    pub natural_sort: bool,
     pub rejected: Vec<IndexPlan>,
     pub conds: Vec<PathCond>,
 }
@@ -105,16 +107,31 @@ pub fn plan(
     let Some(c) = c else {
         return Ok(Plan {
             access: Access::Eof,
+            natural_sort: false,
             rejected: Vec::new(),
             conds,
         });
     };
     let sort = sort.filter(|s| !s.is_empty());
     let mut plans = Vec::new();
-    match parse_hint(c, hint)? {
+    let hint = parse_hint(c, hint)?;
+    // `sort({$natural: -1})` reads the collection in reverse insertion order.
+    // See https://www.mongodb.com/docs/manual/reference/method/cursor.sort/#return-in-natural-order.
+    if let Some([(key, asc)]) = sort.map(|s| s.keys.as_slice()) {
+        if key == "$natural" {
+            return Ok(Plan {
+                access: Access::CollScan { forward: *asc },
+                natural_sort: true,
+                rejected: Vec::new(),
+                conds,
+            });
+        }
+    }
+    match hint {
         Hint::Natural(forward) => {
             return Ok(Plan {
                 access: Access::CollScan { forward },
+                natural_sort: false,
                 rejected: Vec::new(),
                 conds,
             })
@@ -168,11 +185,13 @@ pub fn plan(
     Ok(match plans.next() {
         Some(best) => Plan {
             access: Access::Index(best),
+            natural_sort: false,
             rejected: plans.collect(),
             conds,
         },
         None => Plan {
             access: Access::CollScan { forward: true },
+            natural_sort: false,
             rejected: Vec::new(),
             conds,
         },

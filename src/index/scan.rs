@@ -161,7 +161,7 @@ impl Plan {
 
     /// The index scan returns documents in the requested sort order.
     pub fn provides_sort(&self) -> bool {
-        matches!(&self.access, Access::Index(p) if p.provides_sort)
+        self.natural_sort || matches!(&self.access, Access::Index(p) if p.provides_sort)
     }
 
     pub fn index_plan(&self) -> Option<&IndexPlan> {
