@@ -61,17 +61,8 @@ pub fn load_database(db_text: &str, run: &RunCtx) -> Result<Database> {
     };
     let mut db = db;
     for (name, docs) in parsed {
-        let namespace = Database::namespace(&name);
-        db.collection_mut(&name);
-        for doc in docs {
-            let doc = db
-                .prepare_insert(doc)
-                .and_then(|doc| Database::check_insert(&doc).map(|()| doc))
-                .map_err(|e| e.in_source(Source::Database))?;
-            db.collection_mut(&name)
-                .insert(&namespace, doc)
-                .map_err(|e| e.in_source(Source::Database))?;
-        }
+        db.load_collection(&name, docs)
+            .map_err(|e| e.in_source(Source::Database))?;
     }
     Ok(db)
 }

@@ -86,6 +86,23 @@ impl Collection {
         Ok(())
     }
 
+    /// Append documents that already have their `_id`s (a configuration
+    /// being read), indexed in one go; fails as inserting them one by one
+    /// would, and the caller then discards the database.
+    pub fn load(&mut self, namespace: &str, docs: Vec<Document>) -> Result<()> {
+        self.set_ns(namespace);
+        self.indexes.on_load(namespace, &docs, self.next_rid)?;
+        let n = docs.len() as Rid;
+        self.rids.extend(self.next_rid..self.next_rid + n);
+        self.next_rid += n;
+        if self.docs.is_empty() {
+            self.docs = docs;
+        } else {
+            self.docs.extend(docs);
+        }
+        Ok(())
+    }
+
     /// Replace the document at `index` (same `_id` unless the caller checked otherwise).
     pub fn replace(&mut self, namespace: &str, index: usize, doc: Document) -> Result<()> {
         self.set_ns(namespace);
@@ -273,6 +290,30 @@ impl Database {
         out.insert("_id", id);
         out.extend(doc);
         Ok(out)
+    }
+
+    /// Fill a collection from a configuration: every document prepared and
+    /// checked as an insert, then stored and indexed at once. The error is
+    /// the one inserting them in order would meet first.
+    pub fn load_collection(&mut self, name: &str, docs: Vec<Document>) -> Result<()> {
+        let namespace = Database::namespace(name);
+        let mut ready = Vec::with_capacity(docs.len());
+        let mut failed = None;
+        for doc in docs {
+            match self
+                .prepare_insert(doc)
+                .and_then(|doc| Database::check_insert(&doc).map(|()| doc))
+            {
+                Ok(doc) => ready.push(doc),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        // A duplicate `_id` among the documents before a failing one comes first.
+        self.collection_mut(name).load(&namespace, ready)?;
+        failed.map_or(Ok(()), Err)
     }
 
     /// Refuse a document to insert as the server does (insert.cpp's

@@ -258,6 +258,48 @@ impl IndexSet {
         Ok(())
     }
 
+    /// Index the documents of a collection being loaded, with record ids
+    /// from `first_rid` on. When only the empty `_id` index exists (a
+    /// configuration being read) its entries are sorted and built in one go
+    /// instead of searched for document by document; either way it fails as
+    /// inserting them one by one would, at the first document whose `_id` an
+    /// earlier one holds (and then the database is discarded).
+    pub fn on_load(&mut self, ns: &str, docs: &[Document], first_rid: Rid) -> Result<()> {
+        let bulk = self.only_id() && self.list.first().is_some_and(|i| i.entries.is_empty());
+        let Some(ix) = self.list.first_mut().filter(|_| bulk) else {
+            for (doc, rid) in docs.iter().zip(first_rid..) {
+                self.on_insert(ns, rid, doc)?;
+            }
+            return Ok(());
+        };
+        let mut keys: Vec<(Key, Rid)> = docs
+            .iter()
+            .zip(first_rid..)
+            .map(|(d, rid)| {
+                let id = d.get("_id").cloned().unwrap_or(Bson::Null);
+                (Key::new(vec![id], 0), rid)
+            })
+            .collect();
+        // Stable and linear on sorted input (the usual case).
+        keys.sort();
+        let first_dup = keys
+            .windows(2)
+            .filter(|w| w[0].0 == w[1].0)
+            .map(|w| w[1].1)
+            .min();
+        if let Some(rid) = first_dup {
+            let at = usize::try_from(rid - first_rid).unwrap_or(usize::MAX);
+            let id = docs
+                .get(at)
+                .and_then(|d| d.get("_id"))
+                .cloned()
+                .unwrap_or(Bson::Null);
+            return Err(ix.duplicate(ns, &Key::new(vec![id], 0)));
+        }
+        ix.entries = keys.into_iter().collect();
+        Ok(())
+    }
+
     pub fn on_remove(&mut self, rid: Rid, doc: &Document) {
         for ix in &mut self.list {
             ix.remove(doc, rid);

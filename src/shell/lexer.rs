@@ -38,8 +38,10 @@ pub struct Token<'a> {
 }
 
 impl Token<'_> {
+    #[inline]
     pub fn is_punct(&self, p: &str) -> bool {
-        matches!(self.tok, Tok::Punct(q) if q == p)
+        // The first byte settles most comparisons without a memcmp call.
+        matches!(self.tok, Tok::Punct(q) if q.as_bytes().first() == p.as_bytes().first() && q == p)
     }
     pub fn is_ident(&self, name: &str) -> bool {
         matches!(self.tok, Tok::Ident(q) if q == name)
@@ -209,7 +211,11 @@ impl<'a> Lexer<'a> {
             }
         };
         self.regex_ok = match &tok {
-            Tok::Ident(w) => w.len() <= 10 && REGEX_AFTER_WORDS.contains(w),
+            Tok::Ident(w) => {
+                w.len() <= 10
+                    && w.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
+                    && REGEX_AFTER_WORDS.contains(w)
+            }
             Tok::Punct(p) => !matches!(*p, ")" | "]" | "}" | "++" | "--"),
             _ => false,
         };
