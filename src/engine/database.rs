@@ -109,8 +109,18 @@ impl Collection {
         let (Some(old), Some(&rid)) = (self.docs.get(index), self.rids.get(index)) else {
             return Err(out_of_range());
         };
-        self.indexes.on_replace(namespace, rid, old, &doc)?;
-        self.docs[index] = doc;
+        // With only the `_id` index, an identical `_id` needs no re-indexing.
+        let same_id = self.indexes.only_id()
+            && crate::update::values::identical(
+                old.get("_id").unwrap_or(&Bson::Null),
+                doc.get("_id").unwrap_or(&Bson::Null),
+            );
+        if !same_id {
+            self.indexes.on_replace(namespace, rid, old, &doc)?;
+        }
+        if let Some(slot) = self.docs.get_mut(index) {
+            *slot = doc;
+        }
         Ok(())
     }
 
