@@ -6,7 +6,7 @@ use super::compile::{ArrNode, Leaf, Node, ObjNode, Tree};
 use super::display::{self, ID_MARK};
 use super::merge::merge;
 use super::ops::{Ctx, Effect, Op};
-use super::path::{parse_index, Trail};
+use super::path::{field_mut, parse_index, Trail};
 use super::positional::children_with_positional;
 use crate::error::{Error, Result};
 use bson::{Bson, Document};
@@ -70,7 +70,7 @@ fn apply_in_doc(
     ctx: &mut Ctx,
 ) -> Result<bool> {
     let here = trail.field(name);
-    let existing = match doc.get_mut(name) {
+    let existing = match field_mut(doc, name) {
         Some(v) if trail.is_root() && name == "_id" && !matches!(child, Node::Leaf(_)) => {
             // Nothing below an existing _id may change.
             let mut tmp = v.clone();

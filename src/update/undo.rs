@@ -4,6 +4,7 @@
 //! fails midway, as the server never stores half an update.
 use super::compile::{Node, Tree};
 use super::ops::Op;
+use crate::value::path::field;
 use bson::{Bson, Document};
 
 /// The top-level fields an update can change, as they were.
@@ -32,7 +33,7 @@ pub fn save<'t>(tree: &'t Tree, doc: &Document) -> Saved<'t> {
             } else {
                 None
             };
-            (name.as_str(), doc.get(name).cloned(), pos)
+            (name.as_str(), field(doc, name).cloned(), pos)
         })
         .collect();
     Saved { fields }

@@ -117,12 +117,15 @@ fn update_targets(
     scope: &Scope,
 ) -> Result<Written> {
     let ns = Database::namespace(coll);
-    let targets = match db.collection(coll) {
-        Some(c) => find_targets(c.docs(), t, scope)?,
-        None => Vec::new(),
+    // Every document (updateMany({}, ...)): counted, not listed.
+    let everything = t.filter.matches_everything() && t.sort.is_none() && t.multi;
+    let (all, targets) = match db.collection(coll) {
+        Some(c) if everything => (c.len(), Vec::new()),
+        Some(c) => (0, find_targets(c.docs(), t, scope)?),
+        None => (0, Vec::new()),
     };
     let mut w = Written::default();
-    if targets.is_empty() {
+    if all == 0 && targets.is_empty() {
         if upsert {
             let doc = upsert_document(db, t.filter, update, scope)?;
             let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
@@ -135,7 +138,7 @@ fn update_targets(
         return Ok(w);
     }
     let c = db.collection_mut(coll);
-    for (i, pos) in targets {
+    for (i, pos) in (0..all).map(|i| (i, None)).chain(targets) {
         // Every document may grow up to 16 MiB: the run's memory budget.
         crate::budget::check()?;
         w.matched += 1;
