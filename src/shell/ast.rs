@@ -66,6 +66,22 @@ pub enum NodeKind {
     New { callee: Box<Node>, args: Vec<Node> },
     /// `-operand` where the operand is not a number literal (numbers are folded).
     Neg(Box<Node>),
+    /// `left op right` for `+ - * / %`, folded to a constant when lowered.
+    Binary {
+        op: BinOp,
+        left: Box<Node>,
+        right: Box<Node>,
+    },
+}
+
+/// The arithmetic operators the reader folds (JavaScript's semantics on numbers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
 }
 
 #[derive(Clone, Debug, PartialEq)]

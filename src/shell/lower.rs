@@ -1,6 +1,6 @@
 //! Literal syntax → `bson::Bson`: object/array literals, shell constructors
 //! (`ObjectId()`, `ISODate()`, `NumberLong()`...), variable references.
-use super::ast::{Node, NodeKind, Property};
+use super::ast::{BinOp, Node, NodeKind, Property};
 use super::ctors;
 use super::number::typed_number;
 use crate::error::{Error, Result, Span};
@@ -75,6 +75,11 @@ fn lower_inner(node: &Node, ctx: &LowerCtx) -> Result<Bson> {
         }
         NodeKind::Call { callee, args } => ctors::call(callee, args, false, ctx),
         NodeKind::New { callee, args } => ctors::call(callee, args, true, ctx),
+        NodeKind::Binary { op, left, right } => {
+            let l = lower(left, ctx)?;
+            let r = lower(right, ctx)?;
+            arithmetic(*op, &l, &r)
+        }
         NodeKind::Neg(inner) => match lower(inner, ctx)? {
             Bson::Int32(i) => Ok(typed_number(-f64::from(i))),
             Bson::Double(d) => Ok(typed_number(-d)),
@@ -88,6 +93,47 @@ fn lower_inner(node: &Node, ctx: &LowerCtx) -> Result<Bson> {
             ))),
         },
     }
+}
+
+/// `l op r` on numbers, as JavaScript computes it (IEEE doubles; `%` keeps
+/// the dividend's sign), typed as mongosh types numbers. A date counts as its
+/// milliseconds in `- * / %` (JavaScript's valueOf); `+` on a date would
+/// build a string, and strings, BigInts and other values are refused.
+fn arithmetic(op: BinOp, l: &Bson, r: &Bson) -> Result<Bson> {
+    let sign = match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+        BinOp::Rem => "%",
+    };
+    let num = |v: &Bson| match v {
+        Bson::Int32(i) => Some(f64::from(*i)),
+        Bson::Double(d) => Some(*d),
+        Bson::DateTime(d) if op != BinOp::Add => Some(d.timestamp_millis() as f64),
+        _ => None,
+    };
+    let (Some(a), Some(b)) = (num(l), num(r)) else {
+        let what = |v: &Bson| match v {
+            Bson::DateTime(_) if op == BinOp::Add => {
+                "a date (use getTime() or subtract)".to_string()
+            }
+            Bson::Int64(_) => "a BigInt/NumberLong".to_string(),
+            other => format!("a value of type {:?}", other.element_type()),
+        };
+        let bad = if num(l).is_none() { l } else { r };
+        return Err(Error::not_supported(format!(
+            "the {sign} operator on {} (only numbers and dates are folded)",
+            what(bad)
+        )));
+    };
+    Ok(typed_number(match op {
+        BinOp::Add => a + b,
+        BinOp::Sub => a - b,
+        BinOp::Mul => a * b,
+        BinOp::Div => a / b,
+        BinOp::Rem => a % b,
+    }))
 }
 
 /// An identifier used as a value: a variable, or `MinKey`/`MaxKey`.

@@ -4,7 +4,7 @@
 //! Statements end at `;` or, by automatic semicolon insertion, at a line break
 //! when the next token cannot continue the statement: a line starting with
 //! `.sort()` (or `(`, `[`, as in JavaScript) continues a pasted chain.
-use super::ast::{Node, NodeKind, Script, Stmt, StmtKind};
+use super::ast::{BinOp, Node, NodeKind, Script, Stmt, StmtKind};
 use super::ctors::regex_value;
 use super::lexer::{bson_regex_options, Lexer, Tok, Token};
 use super::number::{number_literal, typed_number, NumLit};
@@ -271,7 +271,47 @@ impl<'a> Parser<'a> {
     /// An expression. Nesting is counted where recursion happens (brackets,
     /// parentheses, unary signs, `new`, postfix chains), one level each.
     pub(crate) fn expr(&mut self) -> Result<Node> {
-        self.unary()
+        self.binary(0)
+    }
+
+    /// `+ -` (level 0) over `* / %` (level 1), left-associative. Each
+    /// operator counts as a nesting level until the chain ends, since the
+    /// tree it builds is as deep as the chain is long.
+    fn binary(&mut self, level: u8) -> Result<Node> {
+        let operand = |p: &mut Self| {
+            if level == 0 {
+                p.binary(1)
+            } else {
+                p.unary()
+            }
+        };
+        let mut left = operand(self)?;
+        let mut levels = 0;
+        let r = (|| loop {
+            let op = match (&self.tok.tok, level) {
+                (Tok::Punct("+"), 0) => BinOp::Add,
+                (Tok::Punct("-"), 0) => BinOp::Sub,
+                (Tok::Punct("*"), 1) => BinOp::Mul,
+                (Tok::Punct("/"), 1) => BinOp::Div,
+                (Tok::Punct("%"), 1) => BinOp::Rem,
+                _ => return Ok(()),
+            };
+            let tok = self.bump()?;
+            self.enter(tok.span)?;
+            levels += 1;
+            let right = operand(self)?;
+            let span = left.span.to(right.span);
+            left = Node {
+                kind: NodeKind::Binary {
+                    op,
+                    left: Box::new(take(&mut left)),
+                    right: Box::new(right),
+                },
+                span,
+            };
+        })();
+        self.depth -= levels;
+        r.map(|()| left)
     }
 
     /// Unary `-`/`+`; signs on number literals fold into the value.
