@@ -198,9 +198,9 @@ if (node) {
   say(`The same bytes: the configuration is \`db = \` followed by JSON (Extended JSON dates \`{"$date": ...}\`); JSON.parse reads the JSON part. mingo needs \`Date\` objects for date comparisons, hence the reviver column. wasm: ${fmtBytes(node.wasm.bytes)}, compiled and instantiated in ${fmtMs(node.wasm.instantiate_ms)}.`);
   say();
   if (node.page_run.length) {
-    say("What the page does on Run (`run(db, script)`: read the configuration, run, hand every result and every collection back to JavaScript):");
+    say("What the page does on Run (the worker's `run_page(db, script)`: the first run reads the configuration; later runs on the same text start from a copy of the kept database; results and changed collections come back as JSON text):");
     say();
-    say(table(["script", "data", "text", "median"], node.page_run.map((p) => [`\`${p.id}\``, `${p.dataset} ${fmtN(p.size)}`, fmtBytes(p.bytes), p.error ? `error: ${p.error}` : fmtMs(p.ms)])));
+    say(table(["script", "data", "text", "first run", "next runs (median)"], node.page_run.map((p) => [`\`${p.id}\``, `${p.dataset} ${fmtN(p.size)}`, fmtBytes(p.bytes), p.error ? `error: ${p.error}` : fmtMs(p.ms), p.error ? "" : fmtMs(p.warm_ms)])));
     say();
   }
 }
