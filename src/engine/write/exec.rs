@@ -141,6 +141,8 @@ fn update_targets(
     for (i, pos) in (0..all).map(|i| (i, None)).chain(targets) {
         // Every document may grow up to 16 MiB: the run's memory budget.
         crate::budget::check()?;
+        // The next documents' fields, asked for early (cache misses dominate).
+        crate::value::prefetch::scan(c.docs(), i);
         w.matched += 1;
         let (changed, before) = apply_one(c, &ns, i, pos, update, scope, keep)?;
         if changed {
