@@ -1,13 +1,19 @@
 //! The page's entry points (wasm32 only): a thin adapter over [`crate::run`]
-//! and [`crate::format`]. Results cross to JavaScript as JSON text parsed by
-//! `JSON.parse`, far faster than building JS objects value by value.
+//! and [`crate::format`]. Run results cross to JavaScript as JSON text parsed by
+//! `JSON.parse`, far faster than building JS objects value by value; the small
+//! answers (format, links, statements, checks) are plain JS objects built by
+//! serde-wasm-bindgen.
 use crate::output::page::{self, Collections};
 use crate::RunCtx;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 fn to_js(value: &serde_json::Value) -> Result<JsValue, JsError> {
-    parse(&value.to_string())
+    use serde::Serialize;
+    // json_compatible: maps become plain objects, not JS `Map`s.
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
 }
 
 fn parse(text: &str) -> Result<JsValue, JsError> {
