@@ -5,13 +5,11 @@
 // page or the browser is not there.
 //
 //   node bench/browser.mjs [--www www] [--runs 3] [--out FILE]
-import { readFileSync, writeFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { readFileSync, writeFileSync, existsSync, statSync } from "node:fs";
 import { join, resolve, dirname } from "node:path";
-import { tmpdir } from "node:os";
-import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { gzipSync, deflateRawSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
+import { CHROMIUM, serve, launch } from "../www/tests/harness.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -22,9 +20,6 @@ const opt = (name, dflt) => {
 const WWW = resolve(opt("--www", join(here, "..", "www")));
 const RUNS = Number(opt("--runs", "3"));
 const OUT = opt("--out", null);
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const FIRST_RESULT = "#result .result pre.shell, #result .error";
 const log = (...m) => console.error("browser-bench:", ...m);
 const median = (xs) => {
@@ -39,26 +34,7 @@ function finish(result) {
   else console.log(text);
 }
 
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
 
-async function waitFor(url) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not start`);
-}
 
 /** A share link (`#v1` + deflate-raw + base64url of the page's state), as www/src makes them. */
 function link(state) {
@@ -91,22 +67,20 @@ async function main() {
     return finish({ skipped: `playwright-core is not installed (npm ci in bench/): ${e.message}` });
   }
 
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const server = spawn("python3", [join(here, "..", "tools", "serve.py"), String(port), WWW], { stdio: "ignore" });
-  const profiles = [];
+  const site = await serve(WWW);
+  const origin = site.origin;
+  const browsers = [];
   const result = { cold_runs: RUNS, notes: [] };
   try {
-    await waitFor(`${origin}/`);
     const wasm = readFileSync(wasmFile);
     result.wasm_bytes = wasm.length;
     result.wasm_gzip_bytes = gzipSync(wasm, { level: 9 }).length;
 
     /** A fresh profile and browser: nothing cached, nothing compiled. */
     async function fresh() {
-      const dir = mkdtempSync(join(tmpdir(), "mqlplay-bench-profile-"));
-      profiles.push(dir);
-      const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS });
+      const browser = await launch(chromium, "mqlplay-bench-profile-");
+      browsers.push(browser);
+      const { context } = browser;
       const page = context.pages()[0] ?? (await context.newPage());
       return { context, page };
     }
@@ -177,8 +151,8 @@ async function main() {
     }
     log(`cold start ${result.cold_first_result_ms.toFixed(0)} ms; wasm ${result.wasm_bytes} bytes (${result.wasm_gzip_bytes} gzipped)`);
   } finally {
-    server.kill();
-    for (const d of profiles) rmSync(d, { recursive: true, force: true });
+    site.stop();
+    for (const b of browsers) await b.close().catch(() => {});
   }
   finish(result);
 }

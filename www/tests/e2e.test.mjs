@@ -3,56 +3,33 @@
 // tools/serve.py on a free port. Screenshots go to tests/artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync, copyFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawnSync, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
+import { serve, launch } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const www = join(here, '..');
 const repo = join(www, '..');
 const artifacts = join(here, 'artifacts');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 // The CLI (build.sh passes the one `cargo test` built); its link must equal the page's.
 const CLI = [process.env.MQLPLAY_CLI, ...[process.env.CARGO_TARGET_DIR, join(repo, 'target')]
   .filter(Boolean).flatMap((d) => [join(d, 'debug', 'mqlplay'), join(d, 'release', 'mqlplay')])]
   .filter(Boolean).find((p) => existsSync(p));
 
-let server;
+let site;
 let origin;
 let context;
-let profile;
+let browser;
 const requests = [];
 const problems = []; // console errors/warnings and page errors, from every page
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
-async function waitForServer(url) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not start`);
-}
 
 async function newPage() {
   const page = await context.newPage();
@@ -97,25 +74,19 @@ async function replaceText(page, id, text) {
 
 before(async () => {
   mkdirSync(artifacts, { recursive: true });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = spawn('python3', [join(repo, 'tools', 'serve.py'), String(port), www], { stdio: 'ignore' });
-  await waitForServer(`${origin}/index.html`);
-  profile = mkdtempSync(join(tmpdir(), 'mqlplay-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
+  site = await serve(www);
+  origin = site.origin;
+  browser = await launch(chromium, 'mqlplay-chromium-', {
     viewport: { width: 1440, height: 860 },
     colorScheme: 'light',
   });
+  context = browser.context;
   context.on('request', (r) => requests.push(r.url()));
 });
 
 after(async () => {
-  await context?.close();
-  server?.kill();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
+  site?.stop();
 });
 
 test('loads and shows the default template result within a second', async () => {

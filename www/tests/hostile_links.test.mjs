@@ -10,27 +10,21 @@
 // Same setup as e2e.test.mjs (tools/serve.py on a free port).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, readFileSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { serve, launch } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const www = join(here, '..');
-const repo = join(www, '..');
 const artifacts = join(here, 'artifacts');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-let server;
+let site;
 let origin;
 let context;
-let profile;
+let browser;
 let codec;
 const requests = [];
 const dialogs = [];
@@ -38,26 +32,7 @@ const problems = [];
 
 // ---- setup -------------------------------------------------------------------
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
-async function waitForServer(url) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not start`);
-}
 
 async function newPage() {
   const page = await context.newPage();
@@ -116,18 +91,13 @@ before(async () => {
   mkdirSync(artifacts, { recursive: true });
   codec = await import(pathToFileURL(join(www, 'pkg', 'mqlplay.js')).href);
   await codec.default({ module_or_path: readFileSync(join(www, 'pkg', 'mqlplay_bg.wasm')) });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = spawn('python3', [join(repo, 'tools', 'serve.py'), String(port), www], { stdio: 'ignore' });
-  await waitForServer(`${origin}/index.html`);
-  profile = mkdtempSync(join(tmpdir(), 'mqlplay-hostile-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
+  site = await serve(www);
+  origin = site.origin;
+  browser = await launch(chromium, 'mqlplay-hostile-', {
     viewport: { width: 1440, height: 860 },
     colorScheme: 'light',
   });
+  context = browser.context;
   context.on('request', (r) => requests.push(r.url()));
   // Whatever a payload runs marks the page; the checks below read the marks.
   await context.addInitScript(() => {
@@ -136,9 +106,8 @@ before(async () => {
 });
 
 after(async () => {
-  await context?.close();
-  server?.kill();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
+  site?.stop();
 });
 
 // ---- the page's code ------------------------------------------------------------

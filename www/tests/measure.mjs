@@ -3,10 +3,8 @@
 // to the default template's first result in headless Chromium on localhost
 // (median of several fresh loads, each in a new profile so nothing is cached).
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { serve, launch } from './harness.mjs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -21,31 +19,20 @@ const jsCss = scripts.reduce((sum, f) => sum + gz(f), 0);
 console.log(`wasm: ${kb(readFileSync(join(www, wasm)).length)} raw, ${kb(gz(wasm))} gzipped`);
 console.log(`HTML+JS+CSS: ${kb(jsCss)} gzipped (${scripts.join(', ')})`);
 
-const port = await new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port: p } = s.address(); s.close(() => resolve(p)); });
-});
-const server = spawn('python3', [join(www, '..', 'tools', 'serve.py'), String(port), www], { stdio: 'ignore' });
-await new Promise((r) => setTimeout(r, 500));
+const site = await serve(www);
 const times = [];
 try {
   for (let i = 0; i < 7; i++) {
-    const profile = mkdtempSync(join(tmpdir(), 'mqlplay-measure-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const { context, close } = await launch(chromium, 'mqlplay-measure-');
     const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'commit' });
+    await page.goto(`${site.origin}/`, { waitUntil: 'commit' });
     await page.waitForSelector('#result .result pre.shell, #result .error');
     // Navigation start to the first result, measured by the page's own clock.
     times.push(await page.evaluate(() => Math.round(performance.getEntriesByName('mqlplay:first-result')[0].startTime)));
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await close();
   }
 } finally {
-  server.kill();
+  site.stop();
 }
 times.sort((a, b) => a - b);
 console.log(`time to first result: median ${times[times.length >> 1]} ms, best ${times[0]} ms, worst ${times[times.length - 1]} ms (${times.join(', ')})`);

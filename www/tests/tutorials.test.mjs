@@ -5,54 +5,29 @@
 // served by tools/serve.py. Screenshots go to tests/artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { serve, launch } from './harness.mjs';
 import { parseBlocks } from '../tutorials/markdown.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const www = join(here, '..');
-const repo = join(www, '..');
 const artifacts = join(here, 'artifacts');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const readJson = (name) => JSON.parse(readFileSync(join(www, 'tutorials', name), 'utf8'));
 const INDEX = readJson('index.json').tutorials;
 const TUTORIALS = INDEX.map((t) => readJson(t.file));
 
-let server;
+let site;
 let origin;
 let context;
-let profile;
+let browser;
 const requests = [];
 const problems = [];
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
-async function waitForServer(url) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not start`);
-}
 
 async function newPage() {
   const page = await context.newPage();
@@ -103,25 +78,19 @@ async function openFromMenu(page, id) {
 
 before(async () => {
   mkdirSync(artifacts, { recursive: true });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = spawn('python3', [join(repo, 'tools', 'serve.py'), String(port), www], { stdio: 'ignore' });
-  await waitForServer(`${origin}/index.html`);
-  profile = mkdtempSync(join(tmpdir(), 'mqlplay-tutorials-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
+  site = await serve(www);
+  origin = site.origin;
+  browser = await launch(chromium, 'mqlplay-tutorials-', {
     viewport: { width: 1440, height: 900 },
     colorScheme: 'light',
   });
+  context = browser.context;
   context.on('request', (r) => requests.push(r.url()));
 });
 
 after(async () => {
-  await context?.close();
-  server?.kill();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
+  site?.stop();
 });
 
 test('the Markdown subset: paragraphs, lists, code and bold, nothing else', () => {
@@ -244,10 +213,8 @@ test('a share link opens the tutorial at its step', async () => {
   await page.close();
 
   // A fresh browser profile: no autosave, no progress.
-  const fresh = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'mqlplay-fresh-')), {
-    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 860 },
-  });
-  const other = await fresh.newPage();
+  const fresh = await launch(chromium, 'mqlplay-fresh-', { viewport: { width: 1280, height: 860 } });
+  const other = await fresh.context.newPage();
   other.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   await other.goto(url);
   await other.waitForSelector('body[data-ready="true"]');
