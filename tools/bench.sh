@@ -94,14 +94,25 @@ if [ -f www/package.json ] && grep -q '"build"' www/package.json; then
   (cd www && npm run --silent build >&2)
 fi
 log "building the native benchmarks (release profile)"
-cargo bench --bench engine --no-run
+# Run the executable this build made, not a second `cargo bench`: the lib is also a
+# cdylib, so its output name has no hash, and the CLI's build (without the
+# dev-dependencies' features) and the benchmark's share it; a second cargo run would
+# see the other one's file and rebuild against the wrong one.
+BENCH_EXE=$(cargo bench --bench engine --no-run --message-format=json-render-diagnostics \
+  | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+      const exe = s.split("\n").filter(Boolean).map((l) => JSON.parse(l))
+        .filter((m) => m.reason === "compiler-artifact" && m.target?.name === "engine" && m.executable)
+        .map((m) => m.executable).pop();
+      if (!exe) process.exit(1);
+      console.log(exe);
+    });') || { log "building the native benchmarks failed"; exit 1; }
 
 # ---- 1. native ------------------------------------------------------------------------
 log "native benchmarks (Criterion; log: $OUT/native.log)"
 t=$(date +%s)
 rm -rf "$OUT/criterion"
 CRITERION_HOME="$OUT/criterion" MQLPLAY_BENCH_OUT="$OUT" MQLPLAY_BENCH_ONLY="$ONLY" \
-  cargo bench -q --bench engine -- "${CRITERION_ARGS[@]}" >"$OUT/native.log" 2>&1 \
+  "$BENCH_EXE" --bench "${CRITERION_ARGS[@]}" >"$OUT/native.log" 2>&1 \
   || { tail -30 "$OUT/native.log" >&2; log "native benchmarks failed"; exit 1; }
 grep '^bench:' "$OUT/native.log" >&2 || true
 log "native: $(($(date +%s) - t)) s"
