@@ -142,7 +142,7 @@ if (node) {
   say();
   say(
     `Medians of ${node.rounds} alternating rounds (a round of mqlplay, then a round of mingo; each round about ${node.round_ms} ms or one call). ` +
-      `"with results in JS" adds handing the result to JavaScript as plain objects, as the page does (serde-wasm-bindgen, relaxed Extended JSON).`,
+      `"with results in JS" adds handing the result to JavaScript as plain objects, as the page does (relaxed Extended JSON written in one pass as JSON text, then \`JSON.parse\`).`,
   );
   say();
   const rows = [];
@@ -167,11 +167,11 @@ if (node) {
   }
   const viaText = node.cases.filter((r) => !r.error && r.kind !== "update" && r.to_js_ms > 0.05);
   if (viaText.length) {
-    say("Handing results to JavaScript: serde-wasm-bindgen objects vs one JSON string + `JSON.parse`:");
+    say("Handing results to JavaScript, both through one relaxed Extended JSON text: `JSON.parse` called from wasm (js_sys) vs the text returned to JavaScript and parsed there (what the page's worker does):");
     say();
     say(
       table(
-        ["case", "results", "serde-wasm-bindgen", "JSON text + JSON.parse"],
+        ["case", "results", "JSON.parse from wasm", "text to JS + JSON.parse"],
         viaText.map((r) => [`\`${r.id}\``, fmtN(r.result), fmtMs(r.to_js_ms), fmtMs(r.to_js_via_json_text_ms)]),
       ),
     );
