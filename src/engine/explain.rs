@@ -21,7 +21,8 @@ use crate::update::Update;
 use bson::{doc, Bson, Document};
 use std::ops::Bound;
 
-const WRITE_METHODS: &[&str] = &[
+/// The write methods the playground explains (a subset of `engine::WRITE_METHODS`).
+const EXPLAINABLE_WRITES: &[&str] = &[
     "updateOne",
     "updateMany",
     "replaceOne",
@@ -83,7 +84,7 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
             };
             aggregate(session, coll, &stages, v)
         }
-        n if WRITE_METHODS.contains(&n) => write(session, coll, method, v),
+        n if EXPLAINABLE_WRITES.contains(&n) => write(session, coll, method, v),
         other => Err(Error::not_supported(format!("explain() of {other}()"))),
     };
     out.map_err(|e| e.at(method.span))
@@ -149,21 +150,23 @@ fn wrap(
         query_planner(ns, parsed, uncached(winning), rejected),
     );
     if let Some((returned, ran, stages)) = exec {
-        out.insert(
-            "executionStats",
-            doc! {
-                "executionSuccess": true,
-                "nReturned": num(returned),
-                "executionTimeMillis": 0,
-                "totalKeysExamined": num(ran.stats.keys_examined),
-                "totalDocsExamined": num(ran.stats.docs_examined),
-                "executionStages": uncached(stages),
-            },
-        );
+        out.insert("executionStats", execution_stats(returned, ran, stages));
     }
     out.insert("command", command);
     out.insert("ok", 1);
     Bson::Document(out)
+}
+
+/// The `executionStats` section (times are 0: runs are deterministic).
+fn execution_stats(returned: usize, ran: &Executed, stages: Document) -> Document {
+    doc! {
+        "executionSuccess": true,
+        "nReturned": num(returned),
+        "executionTimeMillis": 0,
+        "totalKeysExamined": num(ran.stats.keys_examined),
+        "totalDocsExamined": num(ran.stats.docs_examined),
+        "executionStages": uncached(stages),
+    }
 }
 
 fn rejected(c: Option<&Collection>, plan: &Plan, filter: &Document) -> Vec<Bson> {
@@ -500,17 +503,7 @@ pub fn aggregate(session: &mut Session, coll: &str, stages: &[Bson], v: Verbosit
         "queryPlanner": query_planner(&ns, parsed, uncached(winning), rejected),
     };
     if with_exec {
-        cursor.insert(
-            "executionStats",
-            doc! {
-                "executionSuccess": true,
-                "nReturned": num(returned),
-                "executionTimeMillis": 0,
-                "totalKeysExamined": num(ran.stats.keys_examined),
-                "totalDocsExamined": num(ran.stats.docs_examined),
-                "executionStages": uncached(exec_tree),
-            },
-        );
+        cursor.insert("executionStats", execution_stats(returned, &ran, exec_tree));
     }
     let mut docs = docs;
     if let Some(s) = sort_spec.as_ref().filter(|_| !ran.plan.provides_sort()) {

@@ -4,7 +4,7 @@
 //! instant when the text can read it) is unchanged: each run starts from a copy.
 use super::ejson_text::{write_docs, write_str, write_value};
 use super::shell;
-use crate::engine::Database;
+use crate::engine::{Collection, Database};
 use crate::index::explain::WorkDone;
 use crate::{budget, Error, RunCtx};
 
@@ -93,20 +93,12 @@ pub fn run_json(
             }
         }
     }
-    out.push_str("],\"collections\":{");
-    let mut first = true;
-    for (name, coll) in end.iter().flat_map(|db| db.collections()) {
-        if which == Collections::Changed && !changed.contains(&name) {
-            continue;
-        }
-        if !std::mem::take(&mut first) {
-            out.push(',');
-        }
-        write_str(&mut out, name);
-        out.push(':');
-        write_docs(&mut out, coll.docs());
-    }
-    out.push('}');
+    out.push_str("],\"collections\":");
+    let finals = end.iter().flat_map(|db| db.collections());
+    write_collections(
+        &mut out,
+        finals.filter(|(name, _)| which == Collections::All || changed.contains(name)),
+    );
     if let Some(e) = &error {
         out.push_str(",\"error\":");
         out.push_str(&crate::error_json(e, db_text, script).to_string());
@@ -138,24 +130,36 @@ pub fn run_json(
             out.push(']');
         }
     }
-    out.push_str("},\"initial\":{");
-    if let (Some(start), Some(end)) = (start, &end) {
-        let mut first = true;
-        for (name, coll) in start.collections() {
-            // Changed ones, and dropped ones (gone from the end state).
-            if end.collection(name).is_some() && !changed.contains(&name) {
-                continue;
-            }
-            if !std::mem::take(&mut first) {
-                out.push(',');
-            }
-            write_str(&mut out, name);
-            out.push(':');
-            write_docs(&mut out, coll.docs());
-        }
+    out.push_str("},\"initial\":");
+    match (start, &end) {
+        // Changed ones, and dropped ones (gone from the end state).
+        (Some(start), Some(end)) => write_collections(
+            &mut out,
+            start
+                .collections()
+                .filter(|(name, _)| end.collection(name).is_none() || changed.contains(name)),
+        ),
+        _ => out.push_str("{}"),
     }
-    out.push_str("}}");
+    out.push('}');
     out
+}
+
+/// `{"<name>": [<documents>], ...}`.
+fn write_collections<'a>(
+    out: &mut String,
+    collections: impl Iterator<Item = (&'a str, &'a Collection)>,
+) {
+    out.push('{');
+    for (i, (name, coll)) in collections.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(out, name);
+        out.push(':');
+        write_docs(out, coll.docs());
+    }
+    out.push('}');
 }
 
 /// Per result, what its read did (`null` for other statements):
