@@ -2,9 +2,9 @@
 //! many times against the same data. [`crate::run`] reads the configuration
 //! anew on every call (as the page's Run does), which would make every
 //! measurement mostly a measurement of the reader.
-use crate::engine::{Database, Session};
+use crate::engine::{Answer, Database, Session, View};
 use crate::error::Result;
-use crate::shell::{self, Script};
+use crate::shell::{self, Script, StmtKind};
 use crate::RunCtx;
 use bson::Bson;
 
@@ -40,9 +40,33 @@ impl LoadedDb {
     /// Run every statement; returns the last expression statement's result
     /// (`Null` when there is none).
     pub fn run(&mut self, script: &Prepared) -> Result<Bson> {
-        let mut last = Bson::Null;
-        Session::new(&mut self.db, self.run).run_script(&script.script, |r| last = r)?;
+        let last = self.run_answer(script)?;
+        Ok(last.into_bson(&self.db))
+    }
+
+    /// Run every statement; returns the last expression statement's result
+    /// as an [`Answer`]: stored documents are named, not copied (read them
+    /// with [`LoadedDb::view`] before running anything else).
+    pub fn run_answer(&mut self, script: &Prepared) -> Result<Answer> {
+        // An assignment after the last result may change the documents it names.
+        let keep = !matches!(
+            script.script.stmts.last().map(|s| &s.kind),
+            Some(StmtKind::Assign { .. })
+        );
+        let mut last = Answer::Value(Bson::Null);
+        Session::new(&mut self.db, self.run).run_script_answers(&script.script, |a, db, _| {
+            last = if keep {
+                a
+            } else {
+                Answer::Value(a.into_bson(db))
+            };
+        })?;
         Ok(last)
+    }
+
+    /// The result of the last [`LoadedDb::run_answer`], read in place.
+    pub fn view<'a>(&'a self, answer: &'a Answer) -> View<'a> {
+        answer.view(&self.db)
     }
 
     /// Number of documents in a collection (0 when it does not exist).
@@ -52,6 +76,14 @@ impl LoadedDb {
 
     pub fn database(&self) -> &Database {
         &self.db
+    }
+}
+
+/// [`result_size`] of a result read in place.
+pub fn view_size(view: &View<'_>) -> f64 {
+    match view {
+        View::Value(v) => result_size(v),
+        View::Docs(docs) => docs.len() as f64,
     }
 }
 
@@ -94,6 +126,15 @@ mod tests {
         assert_eq!(result_size(&db.run(&count).expect("runs")), 3.0);
         let find = Prepared::parse("db.t.find()").expect("script parses");
         assert_eq!(result_size(&db.run(&find).expect("runs")), 3.0);
+        let answer = db.run_answer(&find).expect("runs");
+        assert!(matches!(answer, Answer::Stored { .. }));
+        assert_eq!(view_size(&db.view(&answer)), 3.0);
+        // A write after the result: the result is kept as it was.
+        let then_delete =
+            Prepared::parse("db.t.find({_id: 3}); var r = db.t.deleteMany({})").expect("parses");
+        let answer = db.run_answer(&then_delete).expect("runs");
+        assert_eq!(db.len("t"), 0);
+        assert_eq!(db.view(&answer).to_bson(), bson::bson!([{"_id": 3}]));
         let none = Prepared::parse("const x = 1").expect("script parses");
         assert_eq!(db.run(&none).expect("runs"), Bson::Null);
     }

@@ -113,7 +113,7 @@ pub fn run_loaded(
         Ok(parsed) => Session::new(db, *run)
             .record_work()
             .run_script_with_work(&parsed, |r, w| {
-                results.push(r);
+                results.push(r.to_bson());
                 work.push(w);
             })
             .err(),

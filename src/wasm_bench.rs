@@ -1,7 +1,8 @@
 //! Benchmark entry points (wasm32 only): a database read once and kept inside
 //! wasm across runs, so a benchmark measures the statement and not the reader.
 //! The page itself uses [`crate::wasm::run`].
-use crate::bench_api::{result_size, LoadedDb, Prepared};
+use crate::bench_api::{view_size, LoadedDb, Prepared};
+use crate::engine::Answer;
 use crate::output::ejson_text;
 use crate::RunCtx;
 use bson::Bson;
@@ -27,7 +28,9 @@ impl BenchScript {
 #[wasm_bindgen]
 pub struct BenchDb {
     inner: LoadedDb,
-    last: Bson,
+    /// Stored documents named in place (the database does not change until
+    /// the next run).
+    last: Answer,
 }
 
 #[wasm_bindgen]
@@ -39,7 +42,7 @@ impl BenchDb {
         LoadedDb::load(db_text, run)
             .map(|inner| BenchDb {
                 inner,
-                last: Bson::Null,
+                last: Answer::Value(Bson::Null),
             })
             .map_err(|e| JsError::new(&e.to_string()))
     }
@@ -47,25 +50,27 @@ impl BenchDb {
     /// Run the script and keep its last result inside wasm; only the result's
     /// size (documents, count or modifiedCount) crosses to JavaScript.
     pub fn run_size(&mut self, script: &BenchScript) -> Result<f64, JsError> {
-        self.last = Bson::Null;
+        self.last = Answer::Value(Bson::Null);
         self.last = self
             .inner
-            .run(&script.inner)
+            .run_answer(&script.inner)
             .map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(result_size(&self.last))
+        Ok(view_size(&self.inner.view(&self.last)))
     }
 
     /// The last result as plain JavaScript values (relaxed Extended JSON, the
     /// way the page's `run` hands results over).
     pub fn last_to_js(&self) -> Result<JsValue, JsError> {
-        js_sys::JSON::parse(&ejson_text::to_string(&self.last))
+        js_sys::JSON::parse(&self.last_to_json_text())
             .map_err(|_| JsError::new("the engine wrote JSON that does not parse"))
     }
 
     /// The last result as relaxed Extended JSON text (for `JSON.parse` on the
     /// JavaScript side: one string copy instead of one call per value).
     pub fn last_to_json_text(&self) -> String {
-        ejson_text::to_string(&self.last)
+        let mut out = String::new();
+        ejson_text::write_view(&mut out, &self.inner.view(&self.last));
+        out
     }
 
     /// Number of documents in a collection.

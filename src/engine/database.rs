@@ -44,9 +44,18 @@ impl Collection {
     pub fn rids(&self) -> &[Rid] {
         &self.rids
     }
-    /// The position in `docs()` of a record id.
+    /// The position in `docs()` of a record id. Record ids ascend from 0 and
+    /// are never reused, so a record sits at or before its id: exactly there
+    /// while nothing was removed (no search), else found by binary search.
     pub fn position(&self, rid: Rid) -> Option<usize> {
-        self.rids.binary_search(&rid).ok()
+        let at = usize::try_from(rid).unwrap_or(usize::MAX);
+        match self.rids.get(at) {
+            Some(&r) if r == rid => Some(at),
+            _ => {
+                let upto = at.saturating_add(1).min(self.rids.len());
+                self.rids.get(..upto)?.binary_search(&rid).ok()
+            }
+        }
     }
     /// An empty collection with the same indexes (what `$out` writes into).
     pub fn emptied(&self) -> Collection {

@@ -57,7 +57,7 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
             span: first.span,
             args: first.args.clone(),
         });
-        return super::read::run(session, coll, &chain);
+        return super::read::run(session, coll, &chain).map(|a| a.into_bson(session.db));
     }
     if let Some(c) = rest.first() {
         return Err(Error::bad_value(format!(

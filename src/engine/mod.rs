@@ -1,6 +1,7 @@
 //! Runs a script's statements against the database: decodes each method
 //! chain and hands it to the module that implements the method.
 mod aggregate;
+mod answer;
 mod call;
 mod database;
 mod explain;
@@ -10,6 +11,7 @@ mod read;
 mod stats;
 mod write;
 
+pub use answer::{Answer, View};
 pub use call::{Arg, Call, Chain, Receiver};
 pub use database::{duplicate_id_error, Collection, Database, DB_NAME};
 
@@ -69,7 +71,11 @@ impl<'a> Session<'a> {
 
     /// Run every statement; `on_result` receives each expression statement's result.
     /// Stops at the first error.
-    pub fn run_script(&mut self, script: &Script, mut on_result: impl FnMut(Bson)) -> Result<()> {
+    pub fn run_script(
+        &mut self,
+        script: &Script,
+        mut on_result: impl FnMut(View<'_>),
+    ) -> Result<()> {
         self.run_script_with_work(script, |r, _| on_result(r))
     }
 
@@ -95,7 +101,18 @@ impl<'a> Session<'a> {
     pub fn run_script_with_work(
         &mut self,
         script: &Script,
-        mut on_result: impl FnMut(Bson, Option<WorkDone>),
+        mut on_result: impl FnMut(View<'_>, Option<WorkDone>),
+    ) -> Result<()> {
+        self.run_script_answers(script, |a, db, w| on_result(a.view(db), w))
+    }
+
+    /// `run_script_with_work` with each result as its [`Answer`] and the
+    /// database it refers to (as it is when the statement has run: a stored
+    /// documents' answer is valid until the next statement runs).
+    pub fn run_script_answers(
+        &mut self,
+        script: &Script,
+        mut on_answer: impl FnMut(Answer, &Database, Option<WorkDone>),
     ) -> Result<()> {
         for stmt in &script.stmts {
             if let Some(w) = &self.work {
@@ -105,7 +122,7 @@ impl<'a> Session<'a> {
                 StmtKind::Expr(node) => {
                     let value = self.eval(node).map_err(|e| e.at(stmt.span))?;
                     let work = self.work.as_ref().and_then(|w| w.borrow_mut().take());
-                    on_result(value, work);
+                    on_answer(value, &*self.db, work);
                 }
                 StmtKind::Assign { name, value, .. } => {
                     if name == "db" {
@@ -113,13 +130,14 @@ impl<'a> Session<'a> {
                             .at(stmt.span));
                     }
                     let value = self.eval(value).map_err(|e| e.at(stmt.span))?;
+                    let value = value.into_bson(self.db);
                     self.vars.insert(name.clone(), value);
                 }
                 StmtKind::Shell { command, arg } => {
                     let value = self
                         .shell_command(command, arg.as_deref())
                         .map_err(|e| e.at(stmt.span))?;
-                    on_result(value, None);
+                    on_answer(Answer::Value(value), &*self.db, None);
                 }
             }
         }
@@ -136,22 +154,37 @@ impl<'a> Session<'a> {
     }
 
     /// Evaluate an expression statement: a `db` chain runs, anything else is a value.
-    fn eval(&mut self, node: &Node) -> Result<Bson> {
+    fn eval(&mut self, node: &Node) -> Result<Answer> {
         if let Some(arg) = object_bsonsize_arg(node) {
-            let value = self.eval(arg)?;
-            return stats::object_bsonsize(&value).map_err(|e| e.at(arg.span));
+            let value = self.eval(arg)?.into_bson(self.db);
+            return stats::object_bsonsize(&value)
+                .map(Answer::Value)
+                .map_err(|e| e.at(arg.span));
         }
         let chain = {
             let ctx = self.lower_ctx();
             match call::decode_chain(node, &ctx)? {
                 Some(chain) => chain,
-                None => return lower(node, &ctx),
+                None => return lower(node, &ctx).map(Answer::Value),
             }
         };
         self.execute(&chain, node.span)
     }
 
-    fn execute(&mut self, chain: &Chain, span: Span) -> Result<Bson> {
+    fn execute(&mut self, chain: &Chain, span: Span) -> Result<Answer> {
+        if let Receiver::Collection(coll) = &chain.receiver {
+            if chain
+                .calls
+                .first()
+                .is_some_and(|c| READ_METHODS.contains(&c.name.as_str()))
+            {
+                return read::run(self, coll, &chain.calls);
+            }
+        }
+        self.execute_value(chain, span).map(Answer::Value)
+    }
+
+    fn execute_value(&mut self, chain: &Chain, span: Span) -> Result<Bson> {
         let Some(first) = chain.calls.first() else {
             return Err(Error::bad_value(match &chain.receiver {
                 Receiver::Db => {
@@ -169,7 +202,7 @@ impl<'a> Session<'a> {
             Receiver::Collection(coll) => {
                 let name = first.name.as_str();
                 if READ_METHODS.contains(&name) {
-                    read::run(self, coll, &chain.calls)
+                    read::run(self, coll, &chain.calls).map(|a| a.into_bson(self.db))
                 } else if WRITE_METHODS.contains(&name) {
                     no_cursor_methods(&chain.calls)?;
                     write::run(self, coll, first)

@@ -200,6 +200,13 @@ impl<'c> Iterator for Scan<'c> {
     type Item = &'c Document;
 
     fn next(&mut self) -> Option<&'c Document> {
+        self.next_at().map(|(_, d)| d)
+    }
+}
+
+impl<'c> Scan<'c> {
+    /// The next document and its position in the collection's natural order.
+    pub fn next_at(&mut self) -> Option<(usize, &'c Document)> {
         let c = self.coll?;
         match &mut self.cursor {
             Cursor::Empty => {
@@ -207,21 +214,21 @@ impl<'c> Iterator for Scan<'c> {
                 None
             }
             Cursor::Coll { next, forward } => {
+                let at = *next;
                 let doc = if *forward {
-                    crate::value::prefetch::scan(c.docs(), *next);
-                    let d = c.docs().get(*next);
+                    crate::value::prefetch::scan(c.docs(), at);
                     *next += 1;
-                    d
-                } else if *next > 0 {
+                    c.docs().get(at).map(|d| (at, d))
+                } else if at > 0 {
                     *next -= 1;
-                    c.docs().get(*next)
+                    c.docs().get(at - 1).map(|d| (at - 1, d))
                 } else {
                     None
                 };
                 match doc {
-                    Some(d) => {
+                    Some(found) => {
                         self.stats.docs_examined += 1;
-                        Some(d)
+                        Some(found)
                     }
                     None => {
                         self.stats.eof = true;
@@ -281,9 +288,11 @@ impl<'c> Iterator for Scan<'c> {
                         continue;
                     }
                 }
-                if let Some(d) = c.position(*rid).and_then(|i| c.docs().get(i)) {
-                    self.stats.docs_examined += 1;
-                    return Some(d);
+                if let Some(i) = c.position(*rid) {
+                    if let Some(d) = c.docs().get(i) {
+                        self.stats.docs_examined += 1;
+                        return Some((i, d));
+                    }
                 }
             },
         }

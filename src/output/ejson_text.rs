@@ -118,6 +118,23 @@ pub fn write_docs(out: &mut String, docs: &[Document]) {
     out.push(']');
 }
 
+/// Append a statement's result (stored documents as the array they answer).
+pub fn write_view(out: &mut String, view: &crate::engine::View<'_>) {
+    match view {
+        crate::engine::View::Value(v) => write_value(out, v),
+        crate::engine::View::Docs(docs) => {
+            out.push('[');
+            for (i, d) in docs.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_doc(out, d);
+            }
+            out.push(']');
+        }
+    }
+}
+
 /// Relaxed Extended JSON of one value as a string.
 pub fn to_string(value: &Bson) -> String {
     let mut out = String::new();

@@ -2,9 +2,9 @@
 //! `JSON.parse`): `{results, collections, error?, shell, work, collectionsShell, initial}`.
 //! The loaded configuration is kept between runs while its text (and seed, and the
 //! instant when the text can read it) is unchanged: each run starts from a copy.
-use super::ejson_text::{write_docs, write_str, write_value};
+use super::ejson_text::{write_docs, write_str, write_view};
 use super::shell;
-use crate::engine::{Collection, Database};
+use crate::engine::{Collection, Database, Session};
 use crate::index::explain::WorkDone;
 use crate::{budget, Error, RunCtx};
 
@@ -67,22 +67,33 @@ pub fn run_json(
     which: Collections,
 ) -> String {
     let _budget = budget::start_run();
-    let (start, (results, work, error), end) = match cache.database(db_text, run) {
-        Err(e) => (None, (Vec::new(), Vec::new(), Some(e.clone())), None),
-        Ok(start) => {
-            let mut db = start.clone();
-            let out = crate::run_loaded(&mut db, script, run);
-            (Some(start), out, Some(db))
-        }
-    };
+    // Each result is written out when its statement has run: stored
+    // documents are read in place, before a later statement changes them.
     let mut out = String::with_capacity(1024);
     out.push_str("{\"results\":[");
-    for (i, r) in results.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
+    let mut printed: Vec<String> = Vec::new();
+    let mut work: Vec<Option<WorkDone>> = Vec::new();
+    let (start, error, end) = match cache.database(db_text, run) {
+        Err(e) => (None, Some(e.clone()), None),
+        Ok(start) => {
+            let mut db = start.clone();
+            let error = match crate::shell::parse_script(script) {
+                Ok(parsed) => Session::new(&mut db, *run)
+                    .record_work()
+                    .run_script_with_work(&parsed, |r, w| {
+                        if !printed.is_empty() {
+                            out.push(',');
+                        }
+                        write_view(&mut out, &r);
+                        printed.push(shell::print_view(&r));
+                        work.push(w);
+                    })
+                    .err(),
+                Err(e) => Some(e),
+            };
+            (Some(start), error, Some(db))
         }
-        write_value(&mut out, r);
-    }
+    };
     // Collections the script created, changed or dropped, with their initial documents.
     let mut changed: Vec<&str> = Vec::new();
     if let (Some(start), Some(end)) = (start, &end) {
@@ -104,11 +115,11 @@ pub fn run_json(
         out.push_str(&crate::error_json(e, db_text, script).to_string());
     }
     out.push_str(",\"shell\":[");
-    for (i, r) in results.iter().enumerate() {
+    for (i, r) in printed.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_str(&mut out, &shell::print(r));
+        write_str(&mut out, r);
     }
     out.push_str("],\"work\":");
     write_work(&mut out, &work);

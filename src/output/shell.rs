@@ -1,6 +1,7 @@
 //! mongosh's output format: Node's `util.inspect` layout (2-space indent,
 //! short objects on one line within 80 columns) with the shell's type
 //! wrappers: `ObjectId('…')`, `ISODate('…')`, `Long('…')`, `Decimal128('…')`.
+use crate::engine::View;
 use bson::spec::BinarySubtype;
 use bson::{Bson, Document};
 
@@ -18,6 +19,18 @@ pub fn print(value: &Bson) -> String {
 pub fn print_doc(doc: &Document) -> String {
     let mut p = Printer { indent: 0 };
     p.doc(doc).0
+}
+
+/// Print a statement's result as mongosh does (stored documents print as
+/// the array [`print`] gives for them, without being copied into one).
+pub fn print_view(view: &View<'_>) -> String {
+    match view {
+        View::Value(v) => print(v),
+        View::Docs(docs) => {
+            let mut p = Printer { indent: 0 };
+            p.array(docs, |p, d| p.doc(d)).0
+        }
+    }
 }
 
 /// Print a value on one line (for error messages: `{ _id: 'x' }`).
@@ -78,22 +91,31 @@ impl Printer {
             Bson::Document(d) if d.is_empty() => ("{}".to_string(), 0),
             Bson::Array(a) if a.is_empty() => ("[]".to_string(), 0),
             Bson::Document(d) => self.doc(d),
-            Bson::Array(a) => {
-                self.indent += 2;
-                let mut depth = 0;
-                let entries: Vec<String> = a
-                    .iter()
-                    .map(|v| {
-                        let (s, dd) = self.value(v);
-                        depth = depth.max(dd);
-                        s
-                    })
-                    .collect();
-                self.indent -= 2;
-                (self.join(entries, '[', ']', depth), depth + 1)
-            }
+            Bson::Array(a) => self.array(a, |p, v| p.value(v)),
             other => (scalar(other), 0),
         }
+    }
+
+    fn array<T>(
+        &mut self,
+        items: &[T],
+        each: impl Fn(&mut Self, &T) -> (String, usize),
+    ) -> (String, usize) {
+        if items.is_empty() {
+            return ("[]".to_string(), 0);
+        }
+        self.indent += 2;
+        let mut depth = 0;
+        let entries: Vec<String> = items
+            .iter()
+            .map(|v| {
+                let (s, dd) = each(self, v);
+                depth = depth.max(dd);
+                s
+            })
+            .collect();
+        self.indent -= 2;
+        (self.join(entries, '[', ']', depth), depth + 1)
     }
 
     fn doc(&mut self, d: &Document) -> (String, usize) {

@@ -4,7 +4,7 @@
 //! See https://www.mongodb.com/docs/manual/reference/method/js-cursor/.
 use super::{count, count_option, filter_arg};
 use crate::context::RunCtx;
-use crate::engine::{Call, Session};
+use crate::engine::{Answer, Call, Session};
 use crate::error::{Error, Result, Span};
 use crate::expr::{CompileCtx, Expr, Scope};
 use crate::index::explain::{self, FindShape, Verbosity};
@@ -71,7 +71,12 @@ struct Find {
     hint: Option<Bson>,
 }
 
-pub(super) fn find(session: &mut Session, coll: &str, first: &Call, rest: &[Call]) -> Result<Bson> {
+pub(super) fn find(
+    session: &mut Session,
+    coll: &str,
+    first: &Call,
+    rest: &[Call],
+) -> Result<Answer> {
     first.max_args(3)?;
     let mut f = Find::from_call(first, &session.run).map_err(|e| e.at(first.span))?;
     let mut terminal: Option<&Call> = None;
@@ -98,12 +103,15 @@ pub(super) fn find(session: &mut Session, coll: &str, first: &Call, rest: &[Call
         }
     }
     let Some(t) = terminal else {
-        return f.run(session, coll).map(Bson::Array);
+        return f.run(session, coll).map(|found| found.answer(coll));
     };
     let out = match t.name.as_str() {
         "toArray" | "pretty" => {
             t.max_args(0)?;
-            f.run(session, coll).map(Bson::Array)
+            return f
+                .run(session, coll)
+                .map(|found| found.answer(coll))
+                .map_err(|e| e.at(t.span));
         }
         "itcount" | "size" => {
             t.max_args(0)?;
@@ -128,8 +136,8 @@ pub(super) fn find(session: &mut Session, coll: &str, first: &Call, rest: &[Call
         }
         "next" => {
             f.limit = 1;
-            match f.run(session, coll)?.into_iter().next() {
-                Some(d) => Ok(d),
+            match f.run(session, coll)?.first(session, coll) {
+                Some(d) => Ok(Bson::Document(d)),
                 None => Err(Error::new(
                     43,
                     "CursorNotFound",
@@ -144,7 +152,7 @@ pub(super) fn find(session: &mut Session, coll: &str, first: &Call, rest: &[Call
         }
         other => Err(Error::not_supported(format!("{other}()"))),
     };
-    out.map_err(|e| e.at(t.span))
+    out.map(Answer::Value).map_err(|e| e.at(t.span))
 }
 
 /// `findOne(filter, projection, options)`: the first match or null.
@@ -153,9 +161,8 @@ pub(super) fn find_one(session: &mut Session, coll: &str, call: &Call) -> Result
     let mut f = Find::from_call(call, &session.run)?;
     f.limit = 1;
     Ok(f.run(session, coll)?
-        .into_iter()
-        .next()
-        .unwrap_or(Bson::Null))
+        .first(session, coll)
+        .map_or(Bson::Null, Bson::Document))
 }
 
 fn unknown_cursor_method(name: &str, span: Span) -> Error {
@@ -293,7 +300,7 @@ impl Find {
         Ok(())
     }
 
-    fn run(&self, session: &Session, coll: &str) -> Result<Vec<Bson>> {
+    fn run(&self, session: &Session, coll: &str) -> Result<Found> {
         let (out, ran) = self.execute(session, coll)?;
         session
             .note_work(|| self.describe(session, coll, out.len(), &ran, Verbosity::ExecutionStats));
@@ -335,7 +342,7 @@ impl Find {
 
     /// Match, sort, skip, limit, then project only what is returned. The
     /// planner picks the candidates (an index scan or the collection).
-    fn execute(&self, session: &Session, coll: &str) -> Result<(Vec<Bson>, Executed)> {
+    fn execute(&self, session: &Session, coll: &str) -> Result<(Found, Executed)> {
         if self.skip < 0 {
             return Err(Error::location(
                 51024,
@@ -367,9 +374,9 @@ impl Find {
         };
         let mut matched: Vec<Matched> = Vec::new();
         let mut scan = plan.scan(c);
-        for d in scan.by_ref() {
+        while let Some((at, d)) = scan.next_at() {
             if let Some(pos) = self.filter.matches_at(d, &scope)? {
-                matched.push((d, pos));
+                matched.push((at, d, pos));
                 if matched.len() >= enough {
                     break;
                 }
@@ -381,7 +388,7 @@ impl Find {
             // Only the first skip + limit in order are needed: a top-k selection.
             let first = (limit > 0).then(|| skip.saturating_add(limit));
             let order = {
-                let refs: Vec<&Document> = matched.iter().map(|m| m.0).collect();
+                let refs: Vec<&Document> = matched.iter().map(|m| m.1).collect();
                 sort.order(&refs, first)
             };
             matched = order
@@ -390,13 +397,16 @@ impl Find {
                 .collect();
         }
         let take = if limit == 0 { usize::MAX } else { limit };
-        let mut out = Vec::with_capacity(matched.len().saturating_sub(skip).min(take));
-        for (d, pos) in matched.into_iter().skip(skip).take(take) {
-            out.push(Bson::Document(match &projection {
-                Some(p) => p.apply(d, pos, &scope)?,
-                None => d.clone(),
-            }));
-        }
+        let returned = matched.into_iter().skip(skip).take(take);
+        // Without a projection the stored documents are the answer: named, not cloned.
+        let out = match &projection {
+            None => Found::Stored(returned.map(|m| m.0).collect()),
+            Some(p) => Found::Projected(
+                returned
+                    .map(|(_, d, pos)| p.apply(d, pos, &scope))
+                    .collect::<Result<_>>()?,
+            ),
+        };
         Ok((
             out,
             Executed {
@@ -408,8 +418,51 @@ impl Find {
     }
 }
 
-/// A matching document and its positional `$` position.
-type Matched<'a> = (&'a Document, Option<usize>);
+/// A matching document: its position in the collection, itself, and its
+/// positional `$` position.
+type Matched<'a> = (usize, &'a Document, Option<usize>);
+
+/// What a find returns: stored documents by position, or projected copies.
+enum Found {
+    Stored(Vec<usize>),
+    Projected(Vec<Document>),
+}
+
+impl Found {
+    fn len(&self) -> usize {
+        match self {
+            Found::Stored(p) => p.len(),
+            Found::Projected(d) => d.len(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn answer(self, coll: &str) -> Answer {
+        match self {
+            Found::Stored(positions) => Answer::Stored {
+                collection: coll.to_string(),
+                positions,
+            },
+            Found::Projected(docs) => {
+                Answer::Value(Bson::Array(docs.into_iter().map(Bson::Document).collect()))
+            }
+        }
+    }
+
+    /// The first document, owned.
+    fn first(self, session: &Session, coll: &str) -> Option<Document> {
+        match self {
+            Found::Stored(p) => {
+                let docs = session.db.collection(coll)?.docs();
+                p.first().and_then(|&i| docs.get(i)).cloned()
+            }
+            Found::Projected(d) => d.into_iter().next(),
+        }
+    }
+}
 
 fn as_doc<'a>(v: &'a Bson, what: &str) -> Result<&'a Document> {
     match v {

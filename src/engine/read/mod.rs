@@ -2,7 +2,7 @@
 //! estimatedDocumentCount, count, distinct.
 mod cursor;
 
-use super::{Call, Session};
+use super::{Answer, Call, Session};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::output::shell::type_name;
@@ -13,7 +13,7 @@ use crate::value::OrdBson;
 use bson::{Bson, Document};
 use std::collections::BTreeSet;
 
-pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
+pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Answer> {
     let Some(first) = calls.first() else {
         return Err(Error::bad_value("no method called"));
     };
@@ -47,7 +47,7 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
         ))
         .at(c.span));
     }
-    Ok(result)
+    Ok(Answer::Value(result))
 }
 
 /// Counts print as plain numbers: Int32 when they fit.

@@ -70,6 +70,9 @@ const SCRIPTS: &[&str] = &[
     "db.trades.find({qty: {$gt: 5}}, {t: 1})",
     "db.trades.updateOne({_id: 1}, {$inc: {qty: 1}, $set: {when: new Date()}})\ndb.trades.find()",
     "db.trades.insertOne({_id: 3, t: 'NEW'})",
+    // Stored documents answered in place are written before the next statement changes them.
+    "db.trades.find({_id: {$gte: 1}}).sort({_id: -1})\ndb.trades.deleteOne({_id: 1})\ndb.trades.find().limit(1)\nx = db.trades.find()\ndb.trades.deleteMany({})\nx",
+    "db.trades.find().next()\ndb.trades.findOne({_id: 2})\ndb.trades.find().itcount()",
     "db.trades.deleteOne({_id: 2})",
     "db.other.drop()",
     "db.created.insertMany([{a: 1}, {a: 2}])\ndb.created.countDocuments()",
