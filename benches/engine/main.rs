@@ -77,7 +77,7 @@ fn cases() -> Vec<Case> {
 /// argument only skips the measurements.)
 fn wanted(name: &str) -> bool {
     match std::env::var("MQLPLAY_BENCH_ONLY") {
-        Ok(only) => regex::Regex::new(&only).map_or(true, |re| re.is_match(name)),
+        Ok(only) => regex_lite::Regex::new(&only).map_or(true, |re| re.is_match(name)),
         Err(_) => true,
     }
 }

@@ -7,7 +7,7 @@ mod ops;
 pub mod sort;
 mod upsert;
 
-/// PCRE → `regex` crate translation, shared with the expression operators
+/// PCRE → `regex-lite` translation, shared with the expression operators
 /// (`$regexMatch`, `$regexFind`, `$regexFindAll`) so both paths accept and
 /// refuse the same patterns.
 pub(crate) use ops::regex_syntax::{translate as translate_regex, REGEX_SIZE_LIMIT};

@@ -11,7 +11,7 @@ use super::date::{
 };
 use crate::error::{Error, Result};
 use bson::DateTime;
-use regex::Regex;
+use regex_lite::Regex;
 use std::sync::OnceLock;
 
 fn failure(s: &str, why: impl std::fmt::Display) -> Error {
@@ -90,11 +90,11 @@ fn free_form_regexes() -> &'static [Regex] {
     })
 }
 
-fn num(s: Option<regex::Match>) -> Option<i64> {
+fn num(s: Option<regex_lite::Match>) -> Option<i64> {
     s.and_then(|m| m.as_str().parse().ok())
 }
 
-fn zone_of(z: Option<regex::Match>) -> StrZone {
+fn zone_of(z: Option<regex_lite::Match>) -> StrZone {
     let Some(z) = z else { return StrZone::None };
     let t = z.as_str();
     match t.to_ascii_uppercase().as_str() {

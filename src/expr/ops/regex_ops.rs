@@ -1,4 +1,4 @@
-//! `$regexFind`, `$regexFindAll`, `$regexMatch` with the `regex` crate.
+//! `$regexFind`, `$regexFindAll`, `$regexMatch` with `regex-lite`.
 //! MongoDB uses PCRE; patterns are translated by the query's `$regex`
 //! translation (`query::translate_regex`), so what the crate lacks
 //! (backreferences, lookaround, atomic groups, possessive quantifiers,
@@ -10,7 +10,7 @@ use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{err, nullish, Value};
 use crate::output::shell::type_name;
 use bson::{Bson, Document};
-use regex::{Regex, RegexBuilder};
+use regex_lite::{Regex, RegexBuilder};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,33 +63,17 @@ fn compile_regex(name: &str, pattern: &str, options: &str) -> Result<Regex> {
     }
     // The query's translation: PCRE-only syntax rewritten, features the crate
     // lacks refused with an error naming them.
-    let translated =
-        crate::query::translate_regex(pattern, flags.contains('x'), flags.contains('m')).map_err(
-            |e| {
-                if e.code == 51091 {
-                    err(51111, format!("Invalid Regex in {name}: {}", e.message))
-                } else {
-                    e
-                }
-            },
-        )?;
-    let full = if flags.is_empty() {
-        translated
-    } else {
-        format!("(?{flags}){translated}")
-    };
+    let full = crate::query::translate_regex(pattern, &flags).map_err(|e| {
+        if e.code == 51091 {
+            err(51111, format!("Invalid Regex in {name}: {}", e.message))
+        } else {
+            e
+        }
+    })?;
     RegexBuilder::new(&full)
         .size_limit(crate::query::REGEX_SIZE_LIMIT)
         .build()
-        .map_err(|e| {
-            err(
-                51111,
-                format!(
-                    "Invalid Regex in {name}: {}",
-                    e.to_string().lines().last().unwrap_or("invalid pattern")
-                ),
-            )
-        })
+        .map_err(|e| err(51111, format!("Invalid Regex in {name}: {e}")))
 }
 
 /// Validate 'regex'/'options' values and compile; None when the regex is null.
@@ -140,7 +124,7 @@ fn build(name: &str, regex: &Value, options: &Value) -> Result<Option<Regex>> {
 }
 
 /// One match as `{match, idx, captures}`; `idx` counts code points.
-fn match_doc(input: &str, caps: &regex::Captures) -> Bson {
+fn match_doc(input: &str, caps: &regex_lite::Captures) -> Bson {
     let m = caps.get(0);
     let start = m.map_or(0, |m| m.start());
     let mut d = Document::new();

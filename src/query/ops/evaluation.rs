@@ -2,6 +2,7 @@
 //! See https://www.mongodb.com/docs/manual/reference/operator/query/regex/,
 //! https://www.mongodb.com/docs/manual/reference/operator/query/mod/,
 //! https://www.mongodb.com/docs/manual/reference/operator/query/expr/.
+use super::regex_literal::Literal;
 use super::regex_syntax::translate;
 use crate::error::{Error, Result};
 use crate::value::numeric::{decode_decimal, Dec};
@@ -13,7 +14,9 @@ use bson::{Bson, Document};
 pub(crate) struct RegexPred {
     pattern: String,
     options: String,
-    re: regex::Regex,
+    re: regex_lite::Regex,
+    /// A plain-string pattern, matched without the regex.
+    literal: Option<Literal>,
 }
 
 impl RegexPred {
@@ -31,59 +34,41 @@ impl RegexPred {
                 ));
             }
         }
-        let translated = translate(pattern, options.contains('x'), options.contains('m'))?;
         let mut flags = String::new();
         for c in ['i', 'm', 's', 'x'] {
             if options.contains(c) {
                 flags.push(c);
             }
         }
-        let full = if flags.is_empty() {
-            translated
-        } else {
-            format!("(?{flags}){translated}")
-        };
-        let re = regex::RegexBuilder::new(&full)
+        let full = translate(pattern, &flags)?;
+        let re = regex_lite::RegexBuilder::new(&full)
             .size_limit(super::regex_syntax::REGEX_SIZE_LIMIT)
             .build()
-            .map_err(|e| {
-                Error::location(
-                    51091,
-                    format!(
-                        "Regular expression is invalid: {}",
-                        first_line(&e.to_string())
-                    ),
-                )
-            })?;
+            .map_err(|e| Error::location(51091, format!("Regular expression is invalid: {e}")))?;
         Ok(RegexPred {
             pattern: pattern.to_string(),
             options: options.to_string(),
             re,
+            literal: Literal::of(pattern, options),
         })
     }
 
     pub(crate) fn is_match(&self, s: &str) -> bool {
-        self.re.is_match(s)
+        match self.literal.as_ref().and_then(|l| l.is_match(s)) {
+            Some(m) => m,
+            None => self.re.is_match(s),
+        }
     }
 
     pub(crate) fn matches(&self, v: &Bson) -> bool {
         match v {
-            Bson::String(s) | Bson::Symbol(s) => self.re.is_match(s),
+            Bson::String(s) | Bson::Symbol(s) => self.is_match(s),
             Bson::RegularExpression(r) => {
                 r.pattern.as_str() == self.pattern && r.options.as_str() == self.options
             }
             _ => false,
         }
     }
-}
-
-/// The regex crate's messages span several lines; keep the gist.
-fn first_line(msg: &str) -> String {
-    msg.lines()
-        .rev()
-        .find(|l| l.trim_start().starts_with("error:"))
-        .map(|l| l.trim().trim_start_matches("error:").trim().to_string())
-        .unwrap_or_else(|| msg.lines().next().unwrap_or_default().to_string())
 }
 
 /// `{$regex, $options}` in an operator document (either may come first).

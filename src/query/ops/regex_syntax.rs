@@ -1,8 +1,12 @@
-//! PCRE (what MongoDB uses) to the `regex` crate's syntax. The common subset
-//! passes through; PCRE-only literals are rewritten (`{` that is not a
-//! quantifier, `[` inside a class, `$` before a final newline); features the
-//! crate lacks (backreferences, lookaround, possessive quantifiers, atomic
-//! groups, recursion) give an error naming the feature.
+//! PCRE (what MongoDB uses) to the syntax of `regex-lite` (the engine the page
+//! can afford). The common subset passes through; PCRE-only literals are
+//! rewritten (`{` that is not a quantifier, `[` inside a class, `$` before a
+//! final newline); under the `i` option a letter with non-ASCII case variants
+//! becomes a class of them (the engine folds ASCII only: see `regex_fold`);
+//! features the engine lacks (backreferences, lookaround, possessive
+//! quantifiers, atomic groups, recursion, Unicode properties) give an error
+//! naming the feature.
+use super::regex_fold::{needs_class, range_variants, variants};
 use crate::error::{Error, Result};
 
 fn unsupported(feature: &str) -> Error {
@@ -13,86 +17,431 @@ fn unsupported(feature: &str) -> Error {
     )
 }
 
-/// Largest compiled program accepted (the crate's default is 10 MiB): keeps
-/// `a{1000}{1000}`-style patterns from taking seconds and megabytes to compile.
+fn invalid(msg: &str) -> Error {
+    Error::location(51091, format!("Regular expression is invalid: {msg}"))
+}
+
+/// Largest compiled program accepted: keeps `a{1000}{1000}`-style patterns
+/// from taking seconds and megabytes to compile.
 pub(crate) const REGEX_SIZE_LIMIT: usize = 1 << 22;
 
-/// Translate a PCRE pattern; `extended` and `multiline` are the `x` and `m` options.
-pub(crate) fn translate(pattern: &str, extended: bool, multiline: bool) -> Result<String> {
-    let chars: Vec<char> = pattern.chars().collect();
-    let mut out = String::with_capacity(pattern.len() + 8);
-    let mut i = 0;
-    let mut after_quantifier = false;
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '\\' => {
-                i = escape(&chars, i, &mut out, false)?;
-                after_quantifier = false;
-                continue;
-            }
-            '[' => {
-                i = class(&chars, i, &mut out, extended)?;
-                after_quantifier = false;
-                continue;
-            }
-            '(' => {
-                i = group_open(&chars, i, &mut out)?;
-                after_quantifier = false;
-                continue;
-            }
-            '*' | '+' | '?' => {
-                if after_quantifier {
-                    if c == '+' {
-                        return Err(unsupported("possessive quantifiers (*+, ++, ?+)"));
+/// Translate a PCRE pattern compiled with `flags` (any of `imsx`, already
+/// validated), which lead the result as inline flags.
+pub(crate) fn translate(pattern: &str, flags: &str) -> Result<String> {
+    let mut t = Translator {
+        chars: pattern.chars().collect(),
+        out: String::with_capacity(pattern.len() + 8),
+        extended: flags.contains('x'),
+        multiline: flags.contains('m'),
+        ci: flags.contains('i'),
+        scopes: Vec::new(),
+    };
+    if !flags.is_empty() {
+        t.out.push_str("(?");
+        t.out.push_str(flags);
+        t.out.push(')');
+    }
+    t.run()?;
+    Ok(t.out)
+}
+
+struct Translator {
+    chars: Vec<char>,
+    out: String,
+    extended: bool,
+    multiline: bool,
+    /// Whether case-insensitive matching is on here (`(?i)` may change it).
+    ci: bool,
+    /// `ci` outside each open group, restored at its `)`.
+    scopes: Vec<bool>,
+}
+
+/// What an escape stands for.
+enum Esc {
+    Char(char),
+    /// `\Q...\E`: literal characters.
+    Chars(Vec<char>),
+    /// Engine syntax copied as is (class escapes, assertions).
+    Raw(String),
+}
+
+enum Item {
+    Char(char),
+    Range(char, char),
+    Raw(String),
+}
+
+impl Translator {
+    fn run(&mut self) -> Result<()> {
+        let mut i = 0;
+        let mut after_quantifier = false;
+        while let Some(&c) = self.chars.get(i) {
+            match c {
+                '\\' => {
+                    let (esc, next) = escape(&self.chars, i, false)?;
+                    match esc {
+                        Esc::Char(c) => self.literal(c),
+                        Esc::Chars(cs) => cs.into_iter().for_each(|c| self.literal(c)),
+                        Esc::Raw(r) => self.out.push_str(&r),
                     }
-                    // `+?`: lazy, which ends the quantifier.
-                    out.push(c);
+                    i = next;
                     after_quantifier = false;
-                } else {
-                    out.push(c);
-                    after_quantifier = true;
-                }
-            }
-            '{' => match quantifier_end(&chars, i) {
-                Some(end) => {
-                    let body: String = chars[i..=end].iter().collect();
-                    // PCRE2 accepts `{,n}`; the crate wants `{0,n}`.
-                    out.push_str(&body.replace("{,", "{0,"));
-                    i = end + 1;
-                    after_quantifier = true;
                     continue;
                 }
-                None => {
-                    out.push_str("\\{");
+                '[' => {
+                    i = self.class(i)?;
+                    after_quantifier = false;
+                    continue;
+                }
+                '(' => {
+                    i = self.group_open(i)?;
+                    after_quantifier = false;
+                    continue;
+                }
+                ')' => {
+                    self.ci = self.scopes.pop().unwrap_or(self.ci);
+                    self.out.push(')');
                     after_quantifier = false;
                 }
-            },
-            '}' => {
-                out.push_str("\\}");
-                after_quantifier = false;
-            }
-            // PCRE's `$` also matches before a final newline.
-            '$' if !multiline => {
-                out.push_str("(?:\\n?\\z)");
-                after_quantifier = false;
-            }
-            '#' if extended => {
-                // A comment to the end of the line: copied as is.
-                while i < chars.len() && chars[i] != '\n' {
-                    out.push(chars[i]);
-                    i += 1;
+                '*' | '+' | '?' => {
+                    if after_quantifier {
+                        if c == '+' {
+                            return Err(unsupported("possessive quantifiers (*+, ++, ?+)"));
+                        }
+                        // `+?`: lazy, which ends the quantifier.
+                        after_quantifier = false;
+                    } else {
+                        after_quantifier = true;
+                    }
+                    self.out.push(c);
                 }
+                '{' => match quantifier_end(&self.chars, i) {
+                    Some(end) => {
+                        let body: String = self.chars[i..=end].iter().collect();
+                        // PCRE2 accepts `{,n}`; the engine wants `{0,n}`.
+                        self.out.push_str(&body.replace("{,", "{0,"));
+                        i = end + 1;
+                        after_quantifier = true;
+                        continue;
+                    }
+                    None => {
+                        self.out.push_str("\\{");
+                        after_quantifier = false;
+                    }
+                },
+                '}' => {
+                    self.out.push_str("\\}");
+                    after_quantifier = false;
+                }
+                // PCRE's `$` also matches before a final newline.
+                '$' if !self.multiline => {
+                    self.out.push_str("(?:\\n?\\z)");
+                    after_quantifier = false;
+                }
+                '#' if self.extended => {
+                    // A comment to the end of the line: copied as is.
+                    while let Some(&c) = self.chars.get(i).filter(|c| **c != '\n') {
+                        self.out.push(c);
+                        i += 1;
+                    }
+                    continue;
+                }
+                _ => {
+                    // Metacharacters and (under x) white space keep their meaning.
+                    if self.ci && needs_class(c) {
+                        self.literal(c);
+                    } else {
+                        self.out.push(c);
+                    }
+                    after_quantifier = false;
+                }
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// A literal character: under `i`, a class of its case variants when
+    /// some are not ASCII.
+    fn literal(&mut self, c: char) {
+        if self.ci && needs_class(c) {
+            self.out.push('[');
+            for v in variants(c) {
+                push_class_char(&mut self.out, v);
+            }
+            self.out.push(']');
+        } else if is_meta(c) {
+            self.out.push('\\');
+            self.out.push(c);
+        } else {
+            push_plain(&mut self.out, c);
+        }
+    }
+
+    /// A character class at `i` (`[`); returns the index after its `]`.
+    fn class(&mut self, i: usize) -> Result<usize> {
+        let chars = &self.chars;
+        let mut j = i + 1;
+        let negated = chars.get(j) == Some(&'^');
+        if negated {
+            j += 1;
+        }
+        let mut items = Vec::new();
+        // A `]` first in the class is literal.
+        if chars.get(j) == Some(&']') {
+            items.push(Item::Char(']'));
+            j += 1;
+        }
+        loop {
+            let Some(&c) = chars.get(j) else {
+                return Err(invalid("missing terminating ] for character class"));
+            };
+            let lo = match c {
+                ']' => {
+                    j += 1;
+                    break;
+                }
+                '\\' => {
+                    let (esc, next) = escape(chars, j, true)?;
+                    j = next;
+                    match esc {
+                        Esc::Char(c) => c,
+                        Esc::Chars(cs) => {
+                            items.extend(cs.into_iter().map(Item::Char));
+                            continue;
+                        }
+                        Esc::Raw(r) => {
+                            items.push(Item::Raw(r));
+                            // `[\w-z]`: a `-` after a class escape is literal in PCRE.
+                            if chars.get(j) == Some(&'-') && chars.get(j + 1) != Some(&']') {
+                                items.push(Item::Char('-'));
+                                j += 1;
+                            }
+                            continue;
+                        }
+                    }
+                }
+                '[' if chars.get(j + 1) == Some(&':') => {
+                    // POSIX class `[:alpha:]`: copied to its closing `:]`.
+                    let mut k = j + 2;
+                    while k + 1 < chars.len() && !(chars[k] == ':' && chars[k + 1] == ']') {
+                        k += 1;
+                    }
+                    let end = (k + 2).min(chars.len());
+                    items.push(Item::Raw(chars[j..end].iter().collect()));
+                    j = end;
+                    continue;
+                }
+                c => {
+                    j += 1;
+                    c
+                }
+            };
+            // A range `lo-hi` (a `-` before the closing `]` is literal).
+            if chars.get(j) == Some(&'-') && chars.get(j + 1).is_some_and(|c| *c != ']') {
+                let (hi, next) = match chars.get(j + 1) {
+                    Some('\\') => match escape(chars, j + 1, true)? {
+                        (Esc::Char(hi), next) => (hi, next),
+                        _ => return Err(invalid("invalid range in character class")),
+                    },
+                    Some('[') if chars.get(j + 2) == Some(&':') => {
+                        return Err(invalid("invalid range in character class"))
+                    }
+                    Some(&hi) => (hi, j + 2),
+                    None => break,
+                };
+                if hi < lo {
+                    return Err(invalid("range out of order in character class"));
+                }
+                items.push(Item::Range(lo, hi));
+                j = next;
                 continue;
             }
-            _ => {
-                out.push(c);
-                after_quantifier = false;
+            items.push(Item::Char(lo));
+        }
+        let out = &mut self.out;
+        out.push('[');
+        if negated {
+            out.push('^');
+        }
+        for item in &items {
+            match item {
+                Item::Char(c) => push_class_char(out, *c),
+                Item::Range(lo, hi) => {
+                    push_class_char(out, *lo);
+                    out.push('-');
+                    push_class_char(out, *hi);
+                }
+                Item::Raw(r) => out.push_str(r),
             }
         }
-        i += 1;
+        if self.ci {
+            // Case variants are added before negation, as PCRE folds `[^é]`.
+            for item in &items {
+                match *item {
+                    Item::Char(c) if needs_class(c) => {
+                        for v in variants(c).into_iter().filter(|v| *v != c) {
+                            push_class_char(out, v);
+                        }
+                    }
+                    Item::Range(lo, hi) => {
+                        for (a, b) in range_variants(lo, hi) {
+                            push_class_char(out, a);
+                            if b != a {
+                                out.push('-');
+                                push_class_char(out, b);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out.push(']');
+        Ok(j)
     }
-    Ok(out)
+
+    /// A group opening at `i` (`(`); returns the index after what was consumed.
+    fn group_open(&mut self, i: usize) -> Result<usize> {
+        let chars = &self.chars;
+        if chars.get(i + 1) != Some(&'?') {
+            if chars.get(i + 1) == Some(&'*') {
+                return Err(unsupported("backtracking control verbs ((*VERB))"));
+            }
+            self.scopes.push(self.ci);
+            self.out.push('(');
+            return Ok(i + 1);
+        }
+        let rest: String = chars[i + 2..chars.len().min(i + 5)].iter().collect();
+        let lookaround = |s: &str| rest.starts_with(s);
+        if lookaround("=") || lookaround("!") || lookaround("<=") || lookaround("<!") {
+            return Err(unsupported(
+                "lookahead or lookbehind assertions ((?=, (?!, (?<=, (?<!)",
+            ));
+        }
+        if lookaround("P=") {
+            return Err(unsupported("named backreferences ((?P=name))"));
+        }
+        if lookaround(">") {
+            return Err(unsupported("atomic groups ((?>...))"));
+        }
+        if lookaround("|") {
+            return Err(unsupported("branch reset groups ((?|...))"));
+        }
+        if lookaround("(") {
+            return Err(unsupported("conditional groups ((?(...)...))"));
+        }
+        if lookaround("R")
+            || lookaround("&")
+            || lookaround("P>")
+            || rest.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-')
+                && rest
+                    .chars()
+                    .nth(1)
+                    .is_some_and(|c| c.is_ascii_digit() || c == ')')
+        {
+            return Err(unsupported("recursion or subroutine calls ((?R), (?1))"));
+        }
+        if lookaround("#") {
+            // A comment group: dropped.
+            let mut j = i + 3;
+            while j < chars.len() && chars[j] != ')' {
+                j += 1;
+            }
+            return Ok(j + 1);
+        }
+        if lookaround("<") || lookaround("'") || lookaround("P<") {
+            // Named group `(?<name>`, `(?'name'`, `(?P<name>`.
+            let (close, mut j) = match chars[i + 2] {
+                '\'' => ('\'', i + 3),
+                'P' => ('>', i + 4),
+                _ => ('>', i + 3),
+            };
+            self.out.push_str("(?P<");
+            while j < chars.len() && chars[j] != close {
+                self.out.push(chars[j]);
+                j += 1;
+            }
+            self.out.push('>');
+            self.scopes.push(self.ci);
+            return Ok(j + 1);
+        }
+        // Flags: `(?i)` to the end of the enclosing group, `(?i:...)` for its body.
+        let mut j = i + 2;
+        let (mut ci, mut negate) = (self.ci, false);
+        while let Some(&c) = chars
+            .get(j)
+            .filter(|c| c.is_ascii_alphabetic() || **c == '-')
+        {
+            match c {
+                '-' => negate = true,
+                'i' => ci = !negate,
+                _ => {}
+            }
+            j += 1;
+        }
+        self.out.push_str("(?");
+        self.out.extend(&chars[i + 2..j]);
+        match chars.get(j) {
+            Some(':') => {
+                self.out.push(':');
+                self.scopes.push(self.ci);
+                self.ci = ci;
+                Ok(j + 1)
+            }
+            Some(')') => {
+                self.out.push(')');
+                self.ci = ci;
+                Ok(j + 1)
+            }
+            // Let the engine report it.
+            _ => Ok(j),
+        }
+    }
+}
+
+/// The engine's metacharacters (escaping any of them is allowed).
+fn is_meta(c: char) -> bool {
+    matches!(
+        c,
+        '\\' | '.'
+            | '+'
+            | '*'
+            | '?'
+            | '('
+            | ')'
+            | '|'
+            | '['
+            | ']'
+            | '{'
+            | '}'
+            | '^'
+            | '$'
+            | '#'
+            | '&'
+            | '-'
+            | '~'
+    )
+}
+
+/// A character that is not a metacharacter; white space and controls are
+/// written as hex escapes, which the x option does not drop.
+fn push_plain(out: &mut String, c: char) {
+    if c.is_whitespace() || c.is_control() {
+        out.push_str(&format!("\\x{{{:X}}}", c as u32));
+    } else {
+        out.push(c);
+    }
+}
+
+/// A literal character inside a class.
+fn push_class_char(out: &mut String, c: char) {
+    if matches!(c, '\\' | ']' | '[' | '^' | '-' | '&' | '~' | '#') {
+        out.push('\\');
+        out.push(c);
+    } else {
+        push_plain(out, c);
+    }
 }
 
 /// `{n}`, `{n,}`, `{n,m}`, `{,m}`: the index of the closing brace.
@@ -118,14 +467,29 @@ fn quantifier_end(chars: &[char], start: usize) -> Option<usize> {
     }
 }
 
-/// An escape at `i` (the backslash); returns the index after it.
-fn escape(chars: &[char], i: usize, out: &mut String, in_class: bool) -> Result<usize> {
+/// Up to `max` hex digits from `j`: the value and the index after them.
+fn hex(chars: &[char], mut j: usize, max: usize) -> (u32, usize, usize) {
+    let (mut value, mut n) = (0u32, 0);
+    while n < max {
+        let Some(d) = chars.get(j).and_then(|c| c.to_digit(16)) else {
+            break;
+        };
+        value = value.saturating_mul(16).saturating_add(d);
+        j += 1;
+        n += 1;
+    }
+    (value, j, n)
+}
+
+/// An escape at `i` (the backslash): what it stands for and the index after it.
+fn escape(chars: &[char], i: usize, in_class: bool) -> Result<(Esc, usize)> {
     let Some(&c) = chars.get(i + 1) else {
-        // A trailing backslash: let the crate report it.
-        out.push('\\');
-        return Ok(i + 1);
+        // A trailing backslash: let the engine report it.
+        return Ok((Esc::Raw("\\".to_string()), i + 1));
     };
     let next = i + 2;
+    let raw = |r: &str| Ok((Esc::Raw(r.to_string()), next));
+    let ch = |c: char| Ok((Esc::Char(c), next));
     match c {
         '1'..='9' if !in_class => Err(unsupported("backreferences (\\1)")),
         'k' if matches!(chars.get(next), Some('<' | '{' | '\'')) => {
@@ -136,71 +500,42 @@ fn escape(chars: &[char], i: usize, out: &mut String, in_class: bool) -> Result<
         'Q' => {
             // Quote to \E.
             let mut j = next;
+            let mut quoted = Vec::new();
             while j < chars.len() && !(chars[j] == '\\' && chars.get(j + 1) == Some(&'E')) {
-                let mut buf = [0u8; 4];
-                out.push_str(&regex::escape(chars[j].encode_utf8(&mut buf)));
+                quoted.push(chars[j]);
                 j += 1;
             }
-            Ok(if j < chars.len() { j + 2 } else { j })
+            Ok((Esc::Chars(quoted), if j < chars.len() { j + 2 } else { j }))
         }
-        'E' => Ok(next),
-        'Z' if !in_class => {
-            out.push_str("(?:\\n?\\z)");
-            Ok(next)
-        }
+        'E' => Ok((Esc::Chars(Vec::new()), next)),
+        'Z' if !in_class => raw("(?:\\n?\\z)"),
         // PCRE without UCP (MongoDB's build): Perl classes and word boundaries are
-        // ASCII. `(?-i:` keeps case folding from adding U+212A/U+017F to \\w.
-        'd' | 'D' | 'w' | 'W' | 's' | 'S' => {
-            let set = match c.to_ascii_lowercase() {
-                'd' => "0-9",
-                'w' => "0-9A-Za-z_",
-                _ => "\\t\\n\\x0B\\x0C\\r\\x20", // no bare space: the x flag drops it
-            };
-            let negated = c.is_ascii_uppercase();
-            match (in_class, negated) {
-                (true, _) => {
-                    out.push_str(if negated { "[^" } else { "[" });
-                    out.push_str(set);
-                    out.push(']');
-                    // `[\\w-z]`: a `-` after a class escape is literal in PCRE.
-                    if chars.get(next) == Some(&'-') && chars.get(next + 1) != Some(&']') {
-                        out.push_str("\\-");
-                        return Ok(next + 1);
-                    }
-                }
-                (false, _) => {
-                    out.push_str(if negated { "(?-i:[^" } else { "(?-i:[" });
-                    out.push_str(set);
-                    out.push_str("])");
-                }
-            }
-            Ok(next)
-        }
-        'b' if in_class => {
-            out.push_str("\\x08"); // backspace, as in PCRE
-            Ok(next)
-        }
-        'b' | 'B' => {
-            out.push_str(if c == 'b' { "(?-u:\\b)" } else { "(?-u:\\B)" });
-            Ok(next)
-        }
+        // ASCII, as the engine's.
+        'd' => raw("\\d"),
+        'D' => raw("\\D"),
+        'w' => raw("\\w"),
+        'W' => raw("\\W"),
+        's' => raw("\\s"),
+        'S' => raw("\\S"),
+        'b' if in_class => ch('\x08'), // backspace, as in PCRE
+        // In a group: `\b{2}` is a repeated boundary, not the engine's `\b{start}`.
+        'b' => raw("(?:\\b)"),
+        'B' => raw("(?:\\B)"),
         'p' | 'P' => Err(unsupported("Unicode property escapes (\\p{...}, \\P{...})")),
-        'h' => {
-            out.push_str(if in_class { "\\t \\xA0" } else { "[\\t \\xA0]" });
-            Ok(next)
-        }
-        'H' if !in_class => {
-            out.push_str("[^\\t \\xA0]");
-            Ok(next)
-        }
-        'R' if !in_class => {
-            out.push_str("(?:\\r\\n|\\n|\\r)");
-            Ok(next)
-        }
-        'e' => {
-            out.push_str("\\x1B");
-            Ok(next)
-        }
+        'h' => raw(if in_class {
+            "\\t\\x20\\xA0"
+        } else {
+            "[\\t\\x20\\xA0]"
+        }),
+        'H' if !in_class => raw("[^\\t\\x20\\xA0]"),
+        'R' if !in_class => raw("(?:\\r\\n|\\n|\\r)"),
+        'e' => ch('\x1B'),
+        'a' => ch('\x07'),
+        'f' => ch('\x0C'),
+        'n' => ch('\n'),
+        'r' => ch('\r'),
+        't' => ch('\t'),
+        'v' => ch('\x0B'),
         '0'..='7' => {
             // Octal: \0, \012 (inside a class every digit escape is octal).
             let mut j = i + 1;
@@ -209,167 +544,37 @@ fn escape(chars: &[char], i: usize, out: &mut String, in_class: bool) -> Result<
                 value = value * 8 + (chars[j] as u32 - '0' as u32);
                 j += 1;
             }
-            out.push_str(&format!("\\x{{{value:X}}}"));
-            Ok(j)
+            Ok((Esc::Char(char::from_u32(value).unwrap_or('\0')), j))
+        }
+        'x' => {
+            // `\xhh` (up to two digits) or `\x{h...}`.
+            let (value, end) = if chars.get(next) == Some(&'{') {
+                let (v, j, n) = hex(chars, next + 1, 8);
+                if n == 0 || chars.get(j) != Some(&'}') {
+                    return raw("\\x");
+                }
+                (v, j + 1)
+            } else {
+                let (v, j, _) = hex(chars, next, 2);
+                (v, j)
+            };
+            match char::from_u32(value) {
+                Some(c) => Ok((Esc::Char(c), end)),
+                None => Err(invalid("character code point value in \\x{} is too large")),
+            }
         }
         'c' => match chars.get(next) {
             Some(x) if x.is_ascii() => {
                 let code = (x.to_ascii_uppercase() as u32) ^ 0x40;
-                out.push_str(&format!("\\x{{{code:X}}}"));
-                Ok(next + 1)
+                Ok((Esc::Char(char::from_u32(code).unwrap_or('\0')), next + 1))
             }
-            _ => Err(Error::location(
-                51091,
-                "Regular expression is invalid: \\c at end of pattern",
-            )),
+            _ => Err(invalid("\\c at end of pattern")),
         },
-        c if c.is_ascii_alphanumeric() => {
-            out.push('\\');
-            out.push(c);
-            Ok(next)
-        }
-        c => {
-            // An escaped punctuation or other character is that literal character.
-            let mut buf = [0u8; 4];
-            let lit = c.encode_utf8(&mut buf);
-            if in_class && matches!(c, '&' | '~' | '-' | '[' | ']' | '^' | '\\') {
-                out.push('\\');
-                out.push(c);
-            } else if c == ' ' || c == '#' {
-                // Literal even in extended mode.
-                out.push('\\');
-                out.push(c);
-            } else {
-                out.push_str(&regex::escape(lit));
-            }
-            Ok(next)
-        }
+        // Other letters and digits: the engine's meaning or its error.
+        c if c.is_ascii_alphanumeric() => Ok((Esc::Raw(format!("\\{c}")), next)),
+        // An escaped punctuation or other character is that literal character.
+        c => ch(c),
     }
-}
-
-/// A character class at `i` (`[`); returns the index after its `]`.
-fn class(chars: &[char], i: usize, out: &mut String, extended: bool) -> Result<usize> {
-    out.push('[');
-    let mut j = i + 1;
-    if chars.get(j) == Some(&'^') {
-        out.push('^');
-        j += 1;
-    }
-    // A `]` first in the class is literal.
-    if chars.get(j) == Some(&']') {
-        out.push_str("\\]");
-        j += 1;
-    }
-    while j < chars.len() {
-        let c = chars[j];
-        match c {
-            ']' => {
-                out.push(']');
-                return Ok(j + 1);
-            }
-            '\\' => {
-                j = escape(chars, j, out, true)?;
-                continue;
-            }
-            '[' if chars.get(j + 1) == Some(&':') => {
-                // POSIX class `[:alpha:]`: copied to its closing `:]`.
-                let mut k = j + 2;
-                while k + 1 < chars.len() && !(chars[k] == ':' && chars[k + 1] == ']') {
-                    k += 1;
-                }
-                let end = (k + 2).min(chars.len());
-                out.extend(&chars[j..end]);
-                j = end;
-                continue;
-            }
-            // Literal in PCRE, special (nesting, set operations) in the crate.
-            '[' | '&' | '~' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '-' if chars.get(j + 1) == Some(&'-') => {
-                out.push_str("-\\-");
-                j += 2;
-                continue;
-            }
-            ' ' | '\t' | '\n' | '#' if extended => {
-                // PCRE keeps whitespace in classes even in extended mode.
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-        j += 1;
-    }
-    Err(Error::location(
-        51091,
-        "Regular expression is invalid: missing terminating ] for character class",
-    ))
-}
-
-/// A group opening at `i` (`(`); returns the index after what was consumed.
-fn group_open(chars: &[char], i: usize, out: &mut String) -> Result<usize> {
-    if chars.get(i + 1) != Some(&'?') {
-        if chars.get(i + 1) == Some(&'*') {
-            return Err(unsupported("backtracking control verbs ((*VERB))"));
-        }
-        out.push('(');
-        return Ok(i + 1);
-    }
-    let rest: String = chars[i + 2..chars.len().min(i + 5)].iter().collect();
-    let lookaround = |s: &str| rest.starts_with(s);
-    if lookaround("=") || lookaround("!") || lookaround("<=") || lookaround("<!") {
-        return Err(unsupported(
-            "lookahead or lookbehind assertions ((?=, (?!, (?<=, (?<!)",
-        ));
-    }
-    if lookaround("P=") {
-        return Err(unsupported("named backreferences ((?P=name))"));
-    }
-    if lookaround(">") {
-        return Err(unsupported("atomic groups ((?>...))"));
-    }
-    if lookaround("|") {
-        return Err(unsupported("branch reset groups ((?|...))"));
-    }
-    if lookaround("(") {
-        return Err(unsupported("conditional groups ((?(...)...))"));
-    }
-    if lookaround("R")
-        || lookaround("&")
-        || lookaround("P>")
-        || rest.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-')
-            && rest
-                .chars()
-                .nth(1)
-                .is_some_and(|c| c.is_ascii_digit() || c == ')')
-    {
-        return Err(unsupported("recursion or subroutine calls ((?R), (?1))"));
-    }
-    if lookaround("#") {
-        // A comment group: dropped.
-        let mut j = i + 3;
-        while j < chars.len() && chars[j] != ')' {
-            j += 1;
-        }
-        return Ok(j + 1);
-    }
-    if lookaround("<") || lookaround("'") {
-        // Named group `(?<name>` / `(?'name'`.
-        let close = if lookaround("<") { '>' } else { '\'' };
-        let mut j = i + 3;
-        let mut name = String::new();
-        while j < chars.len() && chars[j] != close {
-            name.push(chars[j]);
-            j += 1;
-        }
-        out.push_str("(?P<");
-        out.push_str(&name);
-        out.push('>');
-        return Ok(j + 1);
-    }
-    out.push_str("(?");
-    Ok(i + 2)
 }
 
 #[cfg(test)]
@@ -377,28 +582,50 @@ mod tests {
     use super::*;
 
     fn ok(p: &str) -> String {
-        translate(p, false, false).unwrap_or_else(|e| panic!("{p}: {e}"))
+        translate(p, "").unwrap_or_else(|e| panic!("{p}: {e}"))
+    }
+
+    fn ci(p: &str) -> String {
+        translate(p, "i").unwrap_or_else(|e| panic!("{p}: {e}"))
     }
 
     #[test]
     fn passes_and_rewrites() {
         assert_eq!(ok("^abc$"), "^abc(?:\\n?\\z)");
-        assert_eq!(translate("a$", false, true).ok().as_deref(), Some("a$"));
+        assert_eq!(translate("a$", "m").ok().as_deref(), Some("(?m)a$"));
         assert_eq!(ok("a{2,3}"), "a{2,3}");
         assert_eq!(ok("a{x}"), "a\\{x\\}");
         assert_eq!(ok("[a[]"), "[a\\[]");
         assert_eq!(ok("[]a]"), "[\\]a]");
-        assert_eq!(ok("(?<y>\\d+)"), "(?P<y>(?-i:[0-9])+)");
-        assert_eq!(ok("[\\w-]"), "[[0-9A-Za-z_]-]");
-        assert_eq!(ok("[\\d-z]"), "[[0-9]\\-z]");
-        assert_eq!(ok("[\\S]"), "[[^\\t\\n\\x0B\\x0C\\r\\x20]]");
-        assert_eq!(ok("\\bx\\B"), "(?-u:\\b)x(?-u:\\B)");
+        assert_eq!(ok("(?<y>\\d+)"), "(?P<y>\\d+)");
+        assert_eq!(ok("(?P<ks>a)"), "(?P<ks>a)");
+        assert_eq!(ok("[\\w-]"), "[\\w\\-]");
+        assert_eq!(ok("[\\d-z]"), "[\\d\\-z]");
+        assert_eq!(ok("[+--]"), "[+-\\-]");
+        assert_eq!(ok("[\\S]"), "[\\S]");
+        assert_eq!(ok("\\bx\\B"), "(?:\\b)x(?:\\B)");
         assert_eq!(ok("\\Qa.b\\E"), "a\\.b");
         assert_eq!(ok("a+?"), "a+?");
+        assert_eq!(ok("[\\x41-\\x{5A}\\t]"), "[A-Z\\x{9}]");
+        assert_eq!(ok("\\060\\cA"), "0\\x{1}");
     }
 
     #[test]
-    fn refuses_what_the_crate_lacks() {
+    fn folds_non_ascii_case() {
+        assert_eq!(ci("été"), "(?i)[éÉ]t[éÉ]");
+        assert_eq!(ci("k+"), "(?i)[kK\u{212A}]+");
+        assert_eq!(ci("ab"), "(?i)ab");
+        assert_eq!(ci("\\x{e9}"), "(?i)[éÉ]");
+        assert_eq!(ci("[à-âz]"), "(?i)[à-âzÀ-Â]");
+        assert_eq!(ci("[^é]"), "(?i)[^éÉ]");
+        assert_eq!(ok("é(?i)é(?-i)é"), "é(?i)[éÉ](?-i)é");
+        assert_eq!(ok("(é(?i)é)é"), "(é(?i)[éÉ])é");
+        assert_eq!(ok("(?i:é)é"), "(?i:[éÉ])é");
+        assert_eq!(ci("(?-i:é)é"), "(?i)(?-i:é)[éÉ]");
+    }
+
+    #[test]
+    fn refuses_what_the_engine_lacks() {
         for p in [
             "(a)\\1",
             "\\p{L}",
@@ -410,7 +637,7 @@ mod tests {
             "(?>a)",
             "\\k<n>",
         ] {
-            let e = translate(p, false, false).err();
+            let e = translate(p, "").err();
             assert!(e.is_some_and(|e| e.code == 115), "{p}");
         }
     }
