@@ -86,8 +86,9 @@ rm -rf www/pkg
 wasm-bindgen --target web --no-typescript --out-dir www/pkg "$TARGET/wasm32-unknown-unknown/wasm-release/mqlplay.wasm"
 if [ -x www/node_modules/.bin/wasm-opt ]; then
   # The same pass as build.sh (see there why not -Oz): measure what the page ships.
-  log "wasm-opt: strip the name section"
-  www/node_modules/.bin/wasm-opt -O0 --strip-debug --strip-producers www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
+  log "wasm-opt: strip the name section, merge duplicate functions"
+  www/node_modules/.bin/wasm-opt -O0 --duplicate-function-elimination --reorder-functions \
+    --strip-debug --strip-producers www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
 fi
 if [ -f www/package.json ] && grep -q '"build"' www/package.json; then
   log "bundling the page (www/dist)"
