@@ -3,6 +3,7 @@
 //! with `value::equal`, and candidates are confirmed with `equal`. Entries keep
 //! first-seen order, which makes `$group` output deterministic (MongoDB does
 //! not specify the order of groups).
+use crate::value::path::same_bytes;
 use crate::value::{equal, numeric::to_f64, type_rank};
 use bson::{Bson, Document};
 use std::collections::HashMap;
@@ -23,8 +24,12 @@ impl Hasher for FxHasher {
             b.copy_from_slice(c);
             self.write_u64(u64::from_le_bytes(b));
         }
-        for &b in chunks.remainder() {
-            self.write_u64(u64::from(b));
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            // The tail in one word (with its length, so "a\0" and "a" differ).
+            let mut b = [0u8; 8];
+            b[..rest.len()].copy_from_slice(rest);
+            self.write_u64(u64::from_le_bytes(b) ^ ((rest.len() as u64) << 59));
         }
     }
     fn write_u64(&mut self, n: u64) {
@@ -102,6 +107,16 @@ pub fn hash_of(v: &Bson) -> u64 {
     h.finish()
 }
 
+/// MongoDB equality, with the common group key (two strings) compared
+/// directly rather than through the general comparison.
+#[inline]
+fn same_key(a: &Bson, b: &Bson) -> bool {
+    match (a, b) {
+        (Bson::String(x), Bson::String(y)) => same_bytes(x.as_bytes(), y.as_bytes()),
+        _ => equal(a, b),
+    }
+}
+
 #[derive(Default)]
 struct IdentityHasher(u64);
 impl Hasher for IdentityHasher {
@@ -158,12 +173,12 @@ impl<V> KeyMap<V> {
             Slot::One(i) => self
                 .entries
                 .get(*i)
-                .filter(|(k, _)| equal(k, key))
+                .filter(|(k, _)| same_key(k, key))
                 .map(|_| *i),
             Slot::Many(is) => is
                 .iter()
                 .copied()
-                .find(|&i| self.entries.get(i).is_some_and(|(k, _)| equal(k, key))),
+                .find(|&i| self.entries.get(i).is_some_and(|(k, _)| same_key(k, key))),
         }
     }
 

@@ -12,16 +12,40 @@ use bson::{Bson, Document};
 /// `doc.get(name)`, faster on the small documents collections usually hold:
 /// a linear scan compares key lengths first and touches neither the hash
 /// table nor (for keys of another length) the key bytes, which saves the
-/// cache misses that dominate a scan over a large collection.
+/// cache misses that dominate a scan over a large collection. It first
+/// looks at the positions where earlier lookups found fields
+/// ([`prefetch::hot`](super::prefetch::hot)): documents of a collection
+/// usually share a field order, so one entry is read instead of all the
+/// entries before the field.
 #[inline]
 pub fn field<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
-    if doc.len() <= 16 {
-        doc.iter()
-            .find(|(k, _)| same_bytes(k.as_bytes(), name.as_bytes()))
-            .map(|(_, v)| v)
-    } else {
-        doc.get(name)
+    let n = doc.len();
+    if n > super::prefetch::TRACKED {
+        return doc.get(name);
     }
+    let mut m = super::prefetch::hot() & ((1u32 << n) - 1);
+    if m != 0 {
+        let mut it = doc.iter();
+        let mut at = 0;
+        while m != 0 {
+            let p = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let Some((k, v)) = it.nth(p - at) else {
+                break;
+            };
+            if same_bytes(k.as_bytes(), name.as_bytes()) {
+                return Some(v);
+            }
+            at = p + 1;
+        }
+    }
+    let (i, v) = doc
+        .iter()
+        .enumerate()
+        .find(|(_, (k, _))| same_bytes(k.as_bytes(), name.as_bytes()))
+        .map(|(i, (_, v))| (i, v))?;
+    super::prefetch::note(i);
+    Some(v)
 }
 
 /// Byte equality that compares short slices inline: keys and the strings

@@ -83,6 +83,9 @@ impl Cmp {
             (CmpOp::Eq, Bson::String(a), Bson::String(b)) => {
                 crate::value::path::same_bytes(a.as_bytes(), b.as_bytes())
             }
+            // Integers of one width: no NaN, no cross-type conversion.
+            (_, Bson::Int32(a), Bson::Int32(b)) => self.op.accepts(a.cmp(b)),
+            (_, Bson::Int64(a), Bson::Int64(b)) => self.op.accepts(a.cmp(b)),
             (CmpOp::Eq, _, _) => compare(e, &self.rhs) == Ordering::Equal,
             _ => {
                 // NaN equals NaN but is neither above nor below any number.
