@@ -96,6 +96,34 @@ fn parse_hint(c: &Collection, hint: Option<&Bson>) -> Result<Hint> {
     }
 }
 
+impl Plan {
+    /// Whether every document the index scan yields matches `filter`, so
+    /// that the scan alone answers it (MongoDB's FETCH without a filter).
+    /// Only for a filter of plain field conditions, each bounded exactly by
+    /// an operator whose bounds are known to be exact (`$all`, `$elemMatch`
+    /// and numeric path components are left to the matcher).
+    pub fn answers_exactly(&self, filter: &Document) -> bool {
+        const EXACT_OPS: &[&str] = &["$eq", "$gt", "$gte", "$lt", "$lte", "$in", "$regex"];
+        let Access::Index(p) = &self.access else {
+            return false;
+        };
+        !self.conds.is_empty()
+            && filter.keys().all(|k| !k.starts_with('$'))
+            && p.exact.len() == self.conds.len()
+            && p.exact.iter().all(|e| *e)
+            && self.conds.iter().all(|c| {
+                let op = c.shown.values().next().and_then(|v| match v {
+                    Bson::Document(d) => d.keys().next().map(String::as_str),
+                    _ => None,
+                });
+                op.is_some_and(|op| EXACT_OPS.contains(&op))
+                    && c.path
+                        .split('.')
+                        .all(|f| !f.is_empty() && !f.bytes().all(|b| b.is_ascii_digit()))
+            })
+    }
+}
+
 /// Choose how to read `c` for `filter`, sorted by `sort`, honouring `hint`.
 pub fn plan(
     c: Option<&Collection>,

@@ -373,9 +373,17 @@ impl Find {
             usize::MAX
         };
         let mut matched: Vec<Matched> = Vec::new();
+        // Exact index bounds answer the filter: the documents are not read
+        // (a projection still needs the positional `$` match).
+        let answered = projection.is_none() && plan.answers_exactly(&self.filter_doc);
         let mut scan = plan.scan(c);
         while let Some((at, d)) = scan.next_at() {
-            if let Some(pos) = self.filter.matches_at(d, &scope)? {
+            let found = if answered {
+                Some(None)
+            } else {
+                self.filter.matches_at(d, &scope)?
+            };
+            if let Some(pos) = found {
                 matched.push((at, d, pos));
                 if matched.len() >= enough {
                     break;
