@@ -32,6 +32,17 @@ else
   NODE_ROUNDS=7
 fi
 
+# ---- the native benchmarks build in the background ------------------------------
+# The package benches/engine (Criterion) in a target dir of its own: it then runs
+# beside the tool installs and the wasm build below (cargo locks a target dir per
+# build, and each fat-LTO link uses one core), and never shares the engine's
+# hash-free library file with the CLI's build.
+log "building the native benchmarks in the background (release profile)"
+CARGO_TARGET_DIR="$TARGET/bench-native" cargo bench -p mqlplay-bench --bench engine --no-run \
+  --message-format=json-render-diagnostics >"$OUT/native-build.json" 2>"$OUT/native-build.log" &
+native_build=$!
+trap 'kill "$native_build" 2>/dev/null || true' EXIT
+
 # ---- tools (idempotent; quiet when already there) ------------------------------
 WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml)
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
@@ -94,19 +105,15 @@ if [ -f www/package.json ] && grep -q '"build"' www/package.json; then
   log "bundling the page (www/dist)"
   (cd www && npm run --silent build >&2)
 fi
-log "building the native benchmarks (release profile)"
-# Run the executable this build made, not a second `cargo bench`: the lib is also a
-# cdylib, so its output name has no hash, and the CLI's build (without the
-# dev-dependencies' features) and the benchmark's share it; a second cargo run would
-# see the other one's file and rebuild against the wrong one.
-BENCH_EXE=$(cargo bench --bench engine --no-run --message-format=json-render-diagnostics \
-  | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
-      const exe = s.split("\n").filter(Boolean).map((l) => JSON.parse(l))
-        .filter((m) => m.reason === "compiler-artifact" && m.target?.name === "engine" && m.executable)
-        .map((m) => m.executable).pop();
-      if (!exe) process.exit(1);
-      console.log(exe);
-    });') || { log "building the native benchmarks failed"; exit 1; }
+log "waiting for the native benchmarks' build (log: $OUT/native-build.log)"
+wait "$native_build" || { tail -30 "$OUT/native-build.log" >&2; log "building the native benchmarks failed"; exit 1; }
+BENCH_EXE=$(node -e 'const s = require("fs").readFileSync(process.argv[1], "utf8");
+  const exe = s.split("\n").filter(Boolean).map((l) => JSON.parse(l))
+    .filter((m) => m.reason === "compiler-artifact" && m.target?.name === "engine" && m.executable)
+    .map((m) => m.executable).pop();
+  if (!exe) process.exit(1);
+  console.log(exe);' "$OUT/native-build.json") || { log "the native build named no benchmark executable"; exit 1; }
+log "builds: $(($(date +%s) - started)) s"
 
 # ---- 1. native ------------------------------------------------------------------------
 log "native benchmarks (Criterion; log: $OUT/native.log)"
