@@ -17,6 +17,7 @@ pub mod output;
 pub mod projection;
 pub mod query;
 pub mod shell;
+pub mod sorting;
 pub mod tutorial;
 pub mod tzdb;
 pub mod update;

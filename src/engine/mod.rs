@@ -283,7 +283,7 @@ impl<'a> Session<'a> {
     fn collection_names(&self) -> Bson {
         // mongosh lists names sorted.
         let mut names: Vec<&str> = self.db.names().collect();
-        names.sort_unstable();
+        crate::sorting::sort(&mut names);
         Bson::Array(
             names
                 .into_iter()
@@ -347,7 +347,7 @@ fn unknown_method(name: &str, span: Span) -> Error {
         .chain(indexes::INDEX_METHODS)
         .copied()
         .collect();
-    all.sort_unstable();
+    crate::sorting::sort(&mut all);
     Error::bad_value(format!(
         "unknown collection method {name}(); supported: {}",
         all.join(", ")

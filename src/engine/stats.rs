@@ -81,7 +81,7 @@ pub fn db_stats(db: &Database) -> Bson {
 /// `db.getCollectionInfos()`: one entry per collection, sorted by name as mongosh lists them.
 pub fn collection_infos(db: &Database) -> Bson {
     let mut names: Vec<&str> = db.names().collect();
-    names.sort_unstable();
+    crate::sorting::sort(&mut names);
     Bson::Array(
         names
             .into_iter()

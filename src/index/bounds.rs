@@ -80,7 +80,9 @@ pub type Oil = Vec<Interval>;
 /// Sort and merge overlapping or touching intervals.
 pub fn union(mut v: Vec<Interval>) -> Oil {
     v.retain(|i| !i.is_empty());
-    v.sort_by(|a, b| compare(&a.lo, &b.lo).then_with(|| b.lo_inc.cmp(&a.lo_inc)));
+    crate::sorting::sort_by(&mut v, |a, b| {
+        compare(&a.lo, &b.lo).then_with(|| b.lo_inc.cmp(&a.lo_inc))
+    });
     let mut out: Oil = Vec::with_capacity(v.len());
     for i in v {
         if let Some(last) = out.last_mut() {

@@ -87,7 +87,7 @@ pub fn field_values(doc: &Document, parts: &[Part]) -> FieldValues {
     }
     // Duplicates (by MongoDB equality) add nothing to the index.
     if out.values.len() > 1 {
-        out.values.sort_by(compare);
+        crate::sorting::sort_by(&mut out.values, compare);
         out.values.dedup_by(|a, b| compare(a, b) == Ordering::Equal);
     }
     out

@@ -101,7 +101,9 @@ pub fn top_level(op: &str, arg: &Bson) -> Option<Entry> {
 
 /// Entries as one document: nothing is `{}`, one is itself, more are `$and`.
 pub fn combine(mut entries: Vec<Entry>) -> Document {
-    entries.sort_by(|a, b| a.rank.cmp(&b.rank).then_with(|| a.path.cmp(&b.path)));
+    crate::sorting::sort_by(&mut entries, |a, b| {
+        a.rank.cmp(&b.rank).then_with(|| a.path.cmp(&b.path))
+    });
     match entries.len() {
         0 => Document::new(),
         1 => entries.pop().map(|e| e.doc).unwrap_or_default(),
@@ -126,7 +128,7 @@ fn wrap(op: &str, v: Bson) -> Bson {
 fn sorted_set(v: Bson) -> Bson {
     match v {
         Bson::Array(mut items) => {
-            items.sort_by(crate::value::compare);
+            crate::sorting::sort_by(&mut items, crate::value::compare);
             items.dedup_by(|a, b| crate::value::equal(a, b));
             Bson::Array(items)
         }

@@ -201,7 +201,7 @@ pub fn plan(
                     best = best.min(p.est_keys);
                 }
             }
-            plans.sort_by(|a, b| {
+            crate::sorting::sort_by(&mut plans, |a, b| {
                 a.est_keys
                     .cmp(&b.est_keys)
                     .then_with(|| b.provides_sort.cmp(&a.provides_sort))

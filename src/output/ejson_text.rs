@@ -27,7 +27,7 @@ pub fn write_value(out: &mut String, value: &Bson) {
         Bson::RegularExpression(re) => {
             // bson sorts the options.
             let mut opts: Vec<char> = re.options.as_str().chars().collect();
-            opts.sort_unstable();
+            crate::sorting::sort(&mut opts);
             let opts: String = opts.into_iter().collect();
             out.push_str("{\"$regularExpression\":{\"pattern\":");
             write_str(out, re.pattern.as_str());

@@ -463,7 +463,7 @@ fn insert(
 }
 
 fn sort_obj(o: &mut ObjNode) {
-    o.children.sort_by(|(a, _), (b, _)| field_order(a, b));
+    crate::sorting::sort_by(&mut o.children, |(a, _), (b, _)| field_order(a, b));
     for (_, c) in &mut o.children {
         sort_node(c);
     }
@@ -476,8 +476,9 @@ fn sort_node(n: &mut Node) {
     match n {
         Node::Obj(o) => sort_obj(o),
         Node::Arr(a) => {
-            a.children
-                .sort_by(|(x, _), (y, _)| x.as_bytes().cmp(y.as_bytes()));
+            crate::sorting::sort_by(&mut a.children, |(x, _), (y, _)| {
+                x.as_bytes().cmp(y.as_bytes())
+            });
             for (_, c) in &mut a.children {
                 sort_node(c);
             }

@@ -22,7 +22,7 @@ pub fn merge(a: &Node, b: &Node, path: &str) -> Result<Node> {
                 .chain(&y.children)
                 .map(|(n, _)| n)
                 .collect();
-            names.sort_by(|p, q| field_order(p, q));
+            crate::sorting::sort_by(&mut names, |p, q| field_order(p, q));
             names.dedup();
             for name in names {
                 let l = x.children.iter().find(|(n, _)| n == name).map(|(_, c)| c);
@@ -49,7 +49,7 @@ pub fn merge(a: &Node, b: &Node, path: &str) -> Result<Node> {
                 .chain(&y.children)
                 .map(|(n, _)| n)
                 .collect();
-            ids.sort();
+            crate::sorting::sort(&mut ids);
             ids.dedup();
             for id in ids {
                 let l = x.children.iter().find(|(n, _)| n == id).map(|(_, c)| c);

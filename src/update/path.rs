@@ -146,7 +146,7 @@ mod tests {
     #[test]
     fn order_and_trail() {
         let mut names = vec!["b", "10", "a", "9", "_id", "B"];
-        names.sort_by(|a, b| field_order(a, b));
+        crate::sorting::sort_by(&mut names, |a, b| field_order(a, b));
         assert_eq!(names, vec!["9", "10", "B", "_id", "a", "b"]);
         assert_eq!(field_order("9", "10"), Ordering::Less);
         let root = Trail::ROOT;

@@ -59,7 +59,7 @@ pub fn restore(saved: Saved, doc: &mut Document) {
         return;
     }
     // Ascending old positions: every earlier field is back when one is inserted.
-    reinsert.sort_by_key(|r| r.0);
+    crate::sorting::sort_by_key(&mut reinsert, |r| r.0);
     let mut entries: Vec<(String, Bson)> = std::mem::take(doc).into_iter().collect();
     for (pos, name, v) in reinsert {
         let at = pos.min(entries.len());

@@ -207,7 +207,7 @@ impl Bucket {
             self.outputs.finish(&st, &mut d);
             out.push((key, d));
         }
-        out.sort_by(|a, b| compare(&a.0, &b.0));
+        crate::sorting::sort_by(&mut out, |a, b| compare(&a.0, &b.0));
         Ok(out.into_iter().map(|(_, d)| d).collect())
     }
 }
@@ -309,7 +309,7 @@ impl BucketAuto {
             }
             keyed.push((key, doc));
         }
-        keyed.sort_by(|a, b| compare(&a.0, &b.0));
+        crate::sorting::sort_by(&mut keyed, |a, b| compare(&a.0, &b.0));
         let total = keyed.len();
         if total == 0 {
             return Ok(Vec::new());

@@ -218,7 +218,7 @@ impl Densify {
     }
 
     pub fn run(&self, mut docs: Docs<'_>) -> Result<Vec<Document>> {
-        docs.sort_by(|a, b| self.sort.compare(a, b));
+        crate::sorting::sort_by(&mut docs, |a, b| self.sort.compare(a, b));
         let mut m = Machine {
             d: self,
             out: Vec::with_capacity(docs.len()),
@@ -676,7 +676,7 @@ impl Machine<'_> {
     /// After the input ends, densify each partition from its last value to `max`.
     fn finish_partitions(&mut self, max: &Bson, min_override: Option<&Bson>) -> Result<()> {
         let mut entries: Vec<(Bson, Bson)> = std::mem::take(&mut self.table).into_entries();
-        entries.sort_by(|a, b| compare(&a.0, &b.0));
+        crate::sorting::sort_by(&mut entries, |a, b| compare(&a.0, &b.0));
         for (key, last) in entries {
             let mut from = self.d.increment(&last, 1);
             if !lt(&from, max) {

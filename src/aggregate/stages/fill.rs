@@ -154,7 +154,7 @@ impl Fill {
             None => {
                 let mut docs = docs;
                 if let Some(s) = &self.sort {
-                    docs.sort_by(|a, b| s.compare(a, b));
+                    crate::sorting::sort_by(&mut docs, |a, b| s.compare(a, b));
                 }
                 docs.into_iter().map(Cow::into_owned).collect()
             }

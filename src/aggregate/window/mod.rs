@@ -139,7 +139,7 @@ impl SetWindowFields {
             keyed.push((key, i));
         }
         if self.partition_by.is_some() || self.sort_by.is_some() {
-            keyed.sort_by(|a, b| {
+            crate::sorting::sort_by(&mut keyed, |a, b| {
                 crate::value::compare(&a.0, &b.0).then_with(|| match &self.sort_by {
                     Some(s) => s.compare(&docs[a.1], &docs[b.1]),
                     None => Ordering::Equal,

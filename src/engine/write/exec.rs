@@ -279,7 +279,7 @@ fn delete_targets(
     if targets.is_empty() {
         return Ok(Vec::new());
     }
-    targets.sort_by_key(|(i, _)| *i);
+    crate::sorting::sort_by_key(&mut targets, |(i, _)| *i);
     let indexes: Vec<usize> = targets.iter().map(|(i, _)| *i).collect();
     let removed = db.collection_mut(coll).remove_many(&indexes);
     Ok(removed

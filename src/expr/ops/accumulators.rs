@@ -52,7 +52,7 @@ impl Special for Quantile {
         if xs.is_empty() {
             return Ok(Some(self.format(None)));
         }
-        xs.sort_by(f64::total_cmp);
+        crate::sorting::sort_by(&mut xs, f64::total_cmp);
         let n = xs.len();
         let out = self
             .ps

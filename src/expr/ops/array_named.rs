@@ -74,9 +74,9 @@ impl Special for NOp {
                     .filter(|v| !matches!(v, Bson::Null | Bson::Undefined))
                     .collect();
                 if self.kind == NKind::Max {
-                    vals.sort_by(|a, b| compare(b, a));
+                    crate::sorting::sort_by(&mut vals, |a, b| compare(b, a));
                 } else {
-                    vals.sort_by(compare);
+                    crate::sorting::sort_by(&mut vals, compare);
                 }
                 vals.truncate(n);
                 vals
@@ -189,7 +189,7 @@ impl Special for SortArray {
             ));
         };
         match &self.by {
-            SortBy::Value(asc) => items.sort_by(|a, b| {
+            SortBy::Value(asc) => crate::sorting::sort_by(&mut items, |a, b| {
                 let o = compare(a, b);
                 if *asc {
                     o
@@ -197,7 +197,7 @@ impl Special for SortArray {
                     o.reverse()
                 }
             }),
-            SortBy::Fields(fields) => items.sort_by(|a, b| {
+            SortBy::Fields(fields) => crate::sorting::sort_by(&mut items, |a, b| {
                 for (path, asc) in fields {
                     let o = compare(&sort_key(a, path, *asc), &sort_key(b, path, *asc));
                     let o = if *asc { o } else { o.reverse() };

@@ -210,7 +210,7 @@ fn parse_sort_pattern(d: &Document) -> Result<PushSort> {
 /// fields where missing fields and non-documents sort as null.
 pub fn sort_elements(arr: &mut [Bson], sort: &PushSort) {
     match sort {
-        PushSort::Whole(asc) => arr.sort_by(|a, b| {
+        PushSort::Whole(asc) => crate::sorting::sort_by(arr, |a, b| {
             let o = compare(a, b);
             if *asc {
                 o
@@ -218,7 +218,7 @@ pub fn sort_elements(arr: &mut [Bson], sort: &PushSort) {
                 o.reverse()
             }
         }),
-        PushSort::Pattern(keys) => arr.sort_by(|a, b| {
+        PushSort::Pattern(keys) => crate::sorting::sort_by(arr, |a, b| {
             for (path, asc) in keys {
                 let (x, y) = (sort_key(a, path), sort_key(b, path));
                 let o = compare(x, y);
