@@ -272,14 +272,12 @@ fn scalar(v: &Bson) -> String {
 }
 
 /// `ISODate('2023-11-02T11:43:10.000Z')`: mongosh always shows three digits of
-/// milliseconds; dates chrono cannot represent print as `new Date(millis)`.
+/// milliseconds; dates outside years 0-9999 print as `new Date(millis)`.
 pub fn iso_date(d: bson::DateTime) -> String {
     let millis = d.timestamp_millis();
-    match chrono::DateTime::from_timestamp_millis(millis) {
-        Some(t) if (0..=9999).contains(&chrono::Datelike::year(&t)) => {
-            format!("ISODate('{}')", t.format("%Y-%m-%dT%H:%M:%S%.3fZ"))
-        }
-        _ => format!("new Date({millis})"),
+    match crate::shell::dates::iso_string_4digit(millis) {
+        Some(t) => format!("ISODate('{t}')"),
+        None => format!("new Date({millis})"),
     }
 }
 

@@ -245,25 +245,144 @@ fn parse_es_format(s: &str) -> Option<i64> {
     assemble(y, mo, d, h, mi, sec, ms, zone)
 }
 
+/// A UTC instant's calendar fields, or None outside chrono's `DateTime` range
+/// (years -262143 to 262142), where these strings always stopped (the formats
+/// below were chrono's `%a %b %d %Y ...`, written by hand to keep chrono's
+/// formatter out of the page's wasm).
+struct Utc {
+    year: i64,
+    month: i64,
+    day: i64,
+    /// Milliseconds since midnight.
+    ms: i64,
+    /// Days since Sunday.
+    weekday: i64,
+}
+
+fn utc(millis: i64) -> Option<Utc> {
+    let days = millis.div_euclid(MS_PER_DAY);
+    if !(days_from_civil(-262_143, 1, 1)..=days_from_civil(262_142, 12, 31)).contains(&days) {
+        return None;
+    }
+    let (year, month, day) = crate::output::ejson_text::civil_from_days(days);
+    Some(Utc {
+        year,
+        month,
+        day,
+        ms: millis.rem_euclid(MS_PER_DAY),
+        weekday: (days + 4).rem_euclid(7), // 1970-01-01 was a Thursday
+    })
+}
+
+impl Utc {
+    /// chrono's `%Y`: four digits, a sign and at least four outside 0-9999.
+    fn year(&self) -> String {
+        if (0..=9999).contains(&self.year) {
+            format!("{:04}", self.year)
+        } else {
+            format!("{:+05}", self.year)
+        }
+    }
+
+    /// `HH:MM:SS`
+    fn time(&self) -> String {
+        let s = self.ms / 1000;
+        format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`
+    pub fn iso(&self) -> String {
+        format!(
+            "{}-{:02}-{:02}T{}.{:03}Z",
+            self.year(),
+            self.month,
+            self.day,
+            self.time(),
+            self.ms % 1000
+        )
+    }
+}
+
 /// `Date()` called without `new`: the current time as JavaScript prints it (in UTC).
 pub fn js_date_string(millis: i64) -> String {
-    match chrono::DateTime::<chrono::Utc>::from_timestamp_millis(millis) {
-        Some(dt) => dt
-            .format("%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)")
-            .to_string(),
-        None => "Invalid Date".to_string(),
-    }
+    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let Some(t) = utc(millis) else {
+        return "Invalid Date".to_string();
+    };
+    let name = |names: &[&'static str], i: i64| {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| names.get(i).copied())
+            .unwrap_or_default()
+    };
+    format!(
+        "{} {} {:02} {} {} GMT+0000 (Coordinated Universal Time)",
+        name(&DAYS, t.weekday),
+        name(&MONTHS, t.month - 1),
+        t.day,
+        t.year(),
+        t.time()
+    )
 }
 
 /// `Date.prototype.toISOString()`.
 pub fn iso_string(millis: i64) -> Option<String> {
-    let dt = chrono::DateTime::<chrono::Utc>::from_timestamp_millis(millis)?;
-    Some(dt.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
+    utc(millis).map(|t| t.iso())
+}
+
+/// `2023-11-02T11:43:10.000Z` for years 0-9999, else None.
+pub fn iso_string_4digit(millis: i64) -> Option<String> {
+    utc(millis)
+        .filter(|t| (0..=9999).contains(&t.year))
+        .map(|t| t.iso())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn formats_match_chrono() {
+        let mut millis: Vec<i64> = vec![
+            0,
+            -1,
+            1,
+            951_782_400_000,
+            -62_167_219_200_001,
+            -62_167_219_200_000,
+            253_402_300_799_999,
+            253_402_300_800_000,
+            -8334601228800000,
+            -8334601228800001,
+            8210266876799999,
+            8210266876800000,
+            i64::MIN,
+            i64::MAX,
+        ];
+        let mut x = 12_345i64;
+        for _ in 0..20_000 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            millis.push(x >> (x as u64 % 20 + 1));
+        }
+        for m in millis {
+            let theirs = chrono::DateTime::<chrono::Utc>::from_timestamp_millis(m);
+            assert_eq!(
+                iso_string(m),
+                theirs.map(|t| t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()),
+                "{m}"
+            );
+            assert_eq!(
+                js_date_string(m),
+                theirs.map_or("Invalid Date".to_string(), |t| t
+                    .format("%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)")
+                    .to_string()),
+                "{m}"
+            );
+        }
+    }
 
     const T: i64 = 1_698_335_223_434; // 2023-10-26T15:47:03.434Z
 
