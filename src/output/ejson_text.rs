@@ -84,12 +84,28 @@ pub fn write_value(out: &mut String, value: &Bson) {
         Bson::Undefined => out.push_str("{\"$undefined\":true}"),
         Bson::MinKey => out.push_str("{\"$minKey\":1}"),
         Bson::MaxKey => out.push_str("{\"$maxKey\":1}"),
-        Bson::DbPointer(p) => {
-            // The fields are private; bson's own relaxed form is the reference (rare type).
-            let json = Bson::DbPointer(p.clone()).into_relaxed_extjson();
-            out.push_str(&json.to_string());
-        }
+        Bson::DbPointer(p) => match db_pointer_parts(p) {
+            Some((ns, id)) => {
+                out.push_str("{\"$dbPointer\":{\"$ref\":");
+                write_str(out, &ns);
+                let _ = write!(out, ",\"$id\":{{\"$oid\":\"{id}\"}}}}}}");
+            }
+            None => out.push_str("null"),
+        },
     }
+}
+
+/// A DBPointer's namespace and id. bson keeps the fields private, so they are
+/// read back from the BSON bytes of `{"": pointer}` (a rare, deprecated type).
+fn db_pointer_parts(p: &bson::DbPointer) -> Option<(String, bson::oid::ObjectId)> {
+    let bytes = bson::doc! { "": Bson::DbPointer(p.clone()) }
+        .to_vec()
+        .ok()?;
+    // int32 size, type 0x0C, empty key, int32 length of the namespace with its NUL.
+    let len = usize::try_from(i32::from_le_bytes(bytes.get(6..10)?.try_into().ok()?)).ok()?;
+    let ns = std::str::from_utf8(bytes.get(10..(10 + len).checked_sub(1)?)?).ok()?;
+    let id: [u8; 12] = bytes.get(10 + len..22 + len)?.try_into().ok()?;
+    (bytes.get(4..6)? == [0x0C, 0]).then(|| (ns.to_string(), bson::oid::ObjectId::from_bytes(id)))
 }
 
 /// Append a document as a relaxed Extended JSON object.

@@ -213,13 +213,13 @@ fn lower_object(props: &[Property], span: Span, ctx: &LowerCtx) -> Result<Bson> 
     Ok(Bson::Document(doc))
 }
 
-/// Convert a wrapper object with the bson crate's Extended JSON reader.
+/// Convert a wrapper object as the bson crate's Extended JSON reader does.
 fn extjson_wrapper(props: &[Property], span: Span) -> Result<Bson> {
     let mut map = serde_json::Map::new();
     for p in props {
         map.insert(p.key.clone(), to_json(&p.value)?);
     }
-    Bson::try_from(serde_json::Value::Object(map))
+    super::extjson::to_bson(serde_json::Value::Object(map))
         .map_err(|e| Error::failed_to_parse(format!("invalid Extended JSON: {e}")).at(span))
 }
 

@@ -4,6 +4,7 @@ pub mod ast;
 mod ctors;
 pub mod dates;
 mod doc;
+pub mod extjson;
 pub mod format;
 pub mod lexer;
 mod literal;

@@ -108,7 +108,8 @@ fn present<'de, D: Deserializer<'de>>(
 }
 
 fn ejson(v: serde_json::Value) -> Result<Bson> {
-    Bson::try_from(v).map_err(|e| Error::failed_to_parse(format!("tutorial check value: {e}")))
+    crate::shell::extjson::to_bson(v)
+        .map_err(|e| Error::failed_to_parse(format!("tutorial check value: {e}")))
 }
 
 fn malformed(e: impl std::fmt::Display) -> Error {

@@ -211,3 +211,18 @@ proptest! {
         prop_assert_eq!(to_string(&v), reference(&v));
     }
 }
+
+#[test]
+fn db_pointers_as_bson_writes_them() {
+    for ns in ["db.c", "", "é\"\\\n", "a\u{0}b"] {
+        let json = serde_json::json!({"$dbPointer": {"$ref": ns, "$id": {"$oid": "507f1f77bcf86cd799439011"}}});
+        let Ok(p) = Bson::try_from(json) else {
+            panic!("{ns:?}");
+        };
+        assert_eq!(
+            to_string(&p),
+            serde_json::to_string(&p.clone().into_relaxed_extjson()).unwrap_or_default(),
+            "{ns:?}"
+        );
+    }
+}

@@ -1,0 +1,274 @@
+//! Extended JSON v2 (canonical and relaxed) read into BSON: exactly the values
+//! `bson::Bson::try_from(serde_json::Value)` accepts, written out by hand because
+//! bson's reader deserialises each wrapper through serde models (about 10 KB
+//! gzipped of the page's wasm). A test holds the two together on many inputs.
+//! <https://www.mongodb.com/docs/manual/reference/mongodb-extended-json/>
+//!
+//! The shapes bson accepts, mirrored here: a wrapper object has no key besides
+//! its own (`$code` may have `$scope`); a body with named fields (`$binary`,
+//! `$regularExpression`, `$timestamp`, `$dbPointer`, `$id`) may also be an array
+//! of the field values in order (serde's sequence form of a struct).
+use bson::oid::ObjectId;
+use bson::spec::BinarySubtype;
+use bson::{Binary, Bson, DateTime, Decimal128, Document, JavaScriptCodeWithScope, Regex};
+use serde_json::{Map, Value};
+
+type Res<T> = std::result::Result<T, String>;
+
+/// Any JSON value: numbers are Int32, Int64 or Double by range, as bson reads them.
+pub fn to_bson(v: Value) -> Res<Bson> {
+    Ok(match v {
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => i32::try_from(i).map_or(Bson::Int64(i), Bson::Int32),
+            (None, Some(f)) => Bson::Double(f),
+            _ => return Err(format!("{n} does not fit in i32, i64, or f64")),
+        },
+        Value::String(s) => Bson::String(s),
+        Value::Bool(b) => Bson::Boolean(b),
+        Value::Null => Bson::Null,
+        Value::Array(items) => Bson::Array(items.into_iter().map(to_bson).collect::<Res<_>>()?),
+        Value::Object(map) => map_to_bson(map)?,
+    })
+}
+
+/// The wrapper keys in the order bson tries them (it matters only for objects
+/// holding several, which are all errors but `$code` with `$scope`).
+const WRAPPERS: [&str; 16] = [
+    "$oid",
+    "$symbol",
+    "$regularExpression",
+    "$numberInt",
+    "$numberLong",
+    "$numberDouble",
+    "$numberDecimal",
+    "$binary",
+    "$uuid",
+    "$code",
+    "$timestamp",
+    "$date",
+    "$minKey",
+    "$maxKey",
+    "$dbPointer",
+    "$undefined",
+];
+
+fn map_to_bson(obj: Map<String, Value>) -> Res<Bson> {
+    let Some(&key) = WRAPPERS.iter().find(|k| obj.contains_key(**k)) else {
+        let mut doc = Document::new();
+        for (k, v) in obj {
+            doc.insert(k, to_bson(v)?);
+        }
+        return Ok(Bson::Document(doc));
+    };
+    let invalid = |what: &str| format!("invalid {key}: {what}");
+    if key == "$code" {
+        return code(obj);
+    }
+    // Every other wrapper denies unknown fields.
+    if obj.len() != 1 {
+        return Err(invalid("unexpected field next to it"));
+    }
+    let body = obj
+        .into_iter()
+        .next()
+        .map(|(_, v)| v)
+        .unwrap_or(Value::Null);
+    let string = |v: Value| match v {
+        Value::String(s) => Ok(s),
+        _ => Err(invalid("expected a string")),
+    };
+    Ok(match key {
+        "$oid" => Bson::ObjectId(oid(body).map_err(|e| invalid(&e))?),
+        "$symbol" => Bson::Symbol(string(body)?),
+        "$regularExpression" => {
+            let [pattern, options] =
+                fields(body, ["pattern", "options"]).map_err(|e| invalid(&e))?;
+            let (pattern, options) = (string(pattern)?, string(options)?);
+            let mut chars: Vec<char> = options.chars().collect();
+            chars.sort_unstable();
+            Bson::RegularExpression(Regex {
+                pattern: pattern
+                    .try_into()
+                    .map_err(|_| invalid("NUL in the pattern"))?,
+                options: chars
+                    .into_iter()
+                    .collect::<String>()
+                    .try_into()
+                    .map_err(|_| invalid("NUL in the options"))?,
+            })
+        }
+        "$numberInt" => Bson::Int32(string(body)?.parse().map_err(|_| invalid("i32"))?),
+        "$numberLong" => Bson::Int64(string(body)?.parse().map_err(|_| invalid("i64"))?),
+        "$numberDouble" => Bson::Double(match string(body)?.as_str() {
+            "Infinity" => f64::INFINITY,
+            "-Infinity" => f64::NEG_INFINITY,
+            "NaN" => f64::NAN,
+            other => other.parse().map_err(|_| invalid("double"))?,
+        }),
+        "$numberDecimal" => Bson::Decimal128(
+            string(body)?
+                .parse::<Decimal128>()
+                .map_err(|_| invalid("decimal"))?,
+        ),
+        "$binary" => {
+            use base64::Engine;
+            let [b64, subtype] = fields(body, ["base64", "subType"]).map_err(|e| invalid(&e))?;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(string(b64)?)
+                .map_err(|_| invalid("base64"))?;
+            let subtype = string(subtype)?;
+            // One byte as two hexadecimal digits (the hex crate's decoding).
+            let sub = match subtype.as_bytes() {
+                [h, l] => hex_digit(*h).zip(hex_digit(*l)).map(|(h, l)| h << 4 | l),
+                _ => None,
+            }
+            .ok_or_else(|| invalid("subType"))?;
+            Bson::Binary(Binary {
+                subtype: BinarySubtype::from(sub),
+                bytes,
+            })
+        }
+        "$uuid" => {
+            let uuid = bson::Uuid::parse_str(string(body)?).map_err(|_| invalid("uuid"))?;
+            Bson::Binary(Binary {
+                subtype: BinarySubtype::Uuid,
+                bytes: uuid.bytes().to_vec(),
+            })
+        }
+        "$timestamp" => {
+            let [t, i] = fields(body, ["t", "i"]).map_err(|e| invalid(&e))?;
+            let u32_of = |v: Value| match v {
+                Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+                _ => None,
+            };
+            Bson::Timestamp(bson::Timestamp {
+                time: u32_of(t).ok_or_else(|| invalid("t"))?,
+                increment: u32_of(i).ok_or_else(|| invalid("i"))?,
+            })
+        }
+        "$date" => Bson::DateTime(date(body).map_err(|e| invalid(&e))?),
+        "$minKey" | "$maxKey" => match body {
+            Value::Number(n) if n.as_u64() == Some(1) => {
+                if key == "$minKey" {
+                    Bson::MinKey
+                } else {
+                    Bson::MaxKey
+                }
+            }
+            _ => return Err(invalid("expected 1")),
+        },
+        "$dbPointer" => {
+            let [ns, id] = fields(body, ["$ref", "$id"]).map_err(|e| invalid(&e))?;
+            db_pointer(&string(ns)?, oid_wrapper(id).map_err(|e| invalid(&e))?)
+                .ok_or_else(|| invalid("namespace"))?
+        }
+        "$undefined" => match body {
+            Value::Bool(true) => Bson::Undefined,
+            _ => return Err(invalid("expected true")),
+        },
+        _ => return Err(invalid("unknown wrapper")),
+    })
+}
+
+/// `{"$code": …}` with an optional `$scope` (null is no scope).
+fn code(mut obj: Map<String, Value>) -> Res<Bson> {
+    if obj.keys().any(|k| k != "$code" && k != "$scope") {
+        return Err("invalid $code: unexpected field next to it".into());
+    }
+    let Some(Value::String(code)) = obj.remove("$code") else {
+        return Err("invalid $code: expected a string".into());
+    };
+    match obj.remove("$scope") {
+        None | Some(Value::Null) => Ok(Bson::JavaScriptCode(code)),
+        Some(Value::Object(scope)) => {
+            let mut doc = Document::new();
+            for (k, v) in scope {
+                doc.insert(k, to_bson(v)?);
+            }
+            Ok(Bson::JavaScriptCodeWithScope(JavaScriptCodeWithScope {
+                code,
+                scope: doc,
+            }))
+        }
+        Some(_) => Err("invalid $scope: expected an object".into()),
+    }
+}
+
+/// A struct body: an object with exactly these fields, or an array of their values.
+fn fields<const N: usize>(body: Value, names: [&str; N]) -> Res<[Value; N]> {
+    let values: Vec<Value> = match body {
+        Value::Object(mut m) => {
+            if let Some(k) = m.keys().find(|k| !names.contains(&k.as_str())) {
+                return Err(format!("unknown field `{k}`"));
+            }
+            names
+                .iter()
+                .map(|n| m.remove(*n).ok_or_else(|| format!("missing field `{n}`")))
+                .collect::<Res<_>>()?
+        }
+        Value::Array(items) => items,
+        _ => return Err("expected an object".into()),
+    };
+    values
+        .try_into()
+        .map_err(|v: Vec<Value>| format!("{} values where {N} were expected", v.len()))
+}
+
+fn oid(body: Value) -> Res<ObjectId> {
+    match body {
+        Value::String(s) => ObjectId::parse_str(&s).map_err(|e| e.to_string()),
+        _ => Err("expected a string".into()),
+    }
+}
+
+/// `{"$oid": "…"}` (or `["…"]`) as a field of `$dbPointer`.
+fn oid_wrapper(v: Value) -> Res<ObjectId> {
+    let [hex] = fields(v, ["$oid"])?;
+    oid(hex)
+}
+
+/// `$date`'s body: `{"$numberLong": "…"}` (or `["…"]`), an RFC 3339 string or
+/// an integer (bson tries the three in this order).
+fn date(body: Value) -> Res<DateTime> {
+    match body {
+        Value::String(s) => DateTime::parse_rfc3339_str(&s).map_err(|e| e.to_string()),
+        Value::Number(n) => n
+            .as_i64()
+            .map(DateTime::from_millis)
+            .ok_or_else(|| "expected an integer".to_string()),
+        v @ (Value::Object(_) | Value::Array(_)) => match fields(v, ["$numberLong"]) {
+            Ok([Value::String(s)]) => s
+                .parse()
+                .map(DateTime::from_millis)
+                .map_err(|_| "i64".to_string()),
+            _ => Err("expected {\"$numberLong\": \"…\"}".into()),
+        },
+        _ => Err("expected a date".into()),
+    }
+}
+
+fn hex_digit(c: u8) -> Option<u8> {
+    (c as char).to_digit(16).and_then(|d| u8::try_from(d).ok())
+}
+
+/// bson has no public constructor for a DBPointer: it is read from the BSON
+/// bytes of `{"": DBPointer(ns, id)}`.
+fn db_pointer(ns: &str, id: ObjectId) -> Option<Bson> {
+    let ns_len = i32::try_from(ns.len() + 1).ok()?;
+    let mut bytes = Vec::with_capacity(ns.len() + 24);
+    bytes.extend_from_slice(&[0; 4]);
+    bytes.extend_from_slice(&[0x0C, 0]);
+    bytes.extend_from_slice(&ns_len.to_le_bytes());
+    bytes.extend_from_slice(ns.as_bytes());
+    bytes.push(0);
+    bytes.extend_from_slice(&id.bytes());
+    bytes.push(0);
+    let total = i32::try_from(bytes.len()).ok()?.to_le_bytes();
+    bytes.get_mut(0..4)?.copy_from_slice(&total);
+    let raw = bson::RawDocument::from_bytes(&bytes).ok()?;
+    let value = raw.get("").ok()??;
+    Bson::try_from(value).ok()
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
