@@ -6,6 +6,8 @@
 const MAX_TIME: f64 = 8.64e15;
 const MS_PER_DAY: i64 = 86_400_000;
 
+mod rfc2822;
+
 /// Days since 1970-01-01 of a proleptic Gregorian date (month 1-12).
 pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
@@ -197,10 +199,9 @@ pub fn parse_isodate(s: &str) -> Option<i64> {
 /// RFC 2822). A time without a zone is local time, which here is UTC.
 pub fn parse_js_date(s: &str) -> Option<i64> {
     let s = s.trim();
-    parse_es_format(s).or_else(|| parse_isodate(s)).or_else(|| {
-        let dt = chrono::DateTime::parse_from_rfc2822(s).ok()?;
-        Some(dt.timestamp_millis())
-    })
+    parse_es_format(s)
+        .or_else(|| parse_isodate(s))
+        .or_else(|| rfc2822::parse(s))
 }
 
 fn parse_es_format(s: &str) -> Option<i64> {
