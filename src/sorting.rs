@@ -48,10 +48,7 @@ fn sorted_indices(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Ve
 fn permute(perm: &mut [usize], swap: &mut dyn FnMut(usize, usize)) {
     for start in 0..perm.len() {
         let mut j = start;
-        loop {
-            let Some(k) = perm.get_mut(j).map(|p| std::mem::replace(p, usize::MAX)) else {
-                break;
-            };
+        while let Some(k) = perm.get_mut(j).map(|p| std::mem::replace(p, usize::MAX)) {
             if k == usize::MAX || k == start {
                 break;
             }
