@@ -130,6 +130,7 @@ impl Error {
         )
     }
     /// Attach a span if the error has none yet (the innermost place wins).
+    #[inline(never)]
     pub fn at(mut self, span: Span) -> Error {
         if self.span.is_none() {
             self.span = Some(span);

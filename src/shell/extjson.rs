@@ -12,6 +12,7 @@ use bson::oid::ObjectId;
 use bson::spec::BinarySubtype;
 use bson::{Binary, Bson, DateTime, Decimal128, Document, JavaScriptCodeWithScope, Regex};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 type Res<T> = std::result::Result<T, String>;
 
@@ -60,29 +61,38 @@ fn map_to_bson(obj: Map<String, Value>) -> Res<Bson> {
         }
         return Ok(Bson::Document(doc));
     };
-    let invalid = |what: &str| format!("invalid {key}: {what}");
     if key == "$code" {
         return code(obj);
     }
     // Every other wrapper denies unknown fields.
     if obj.len() != 1 {
-        return Err(invalid("unexpected field next to it"));
+        return Err(format!("invalid {key}: unexpected field next to it"));
     }
     let body = obj
         .into_iter()
         .next()
         .map(|(_, v)| v)
         .unwrap_or(Value::Null);
-    let string = |v: Value| match v {
+    wrapper(key, body).map_err(|why| format!("invalid {key}: {why}"))
+}
+
+/// Why a wrapper is invalid (one message is formatted for all, in `map_to_bson`).
+type Why = Cow<'static, str>;
+
+fn string(v: Value) -> std::result::Result<String, Why> {
+    match v {
         Value::String(s) => Ok(s),
-        _ => Err(invalid("expected a string")),
-    };
+        _ => Err("expected a string".into()),
+    }
+}
+
+fn wrapper(key: &str, body: Value) -> std::result::Result<Bson, Why> {
+    let invalid = |why: &'static str| Why::Borrowed(why);
     Ok(match key {
-        "$oid" => Bson::ObjectId(oid(body).map_err(|e| invalid(&e))?),
+        "$oid" => Bson::ObjectId(oid(body).map_err(Why::Owned)?),
         "$symbol" => Bson::Symbol(string(body)?),
         "$regularExpression" => {
-            let [pattern, options] =
-                fields(body, ["pattern", "options"]).map_err(|e| invalid(&e))?;
+            let [pattern, options] = fields(body, ["pattern", "options"]).map_err(Why::Owned)?;
             let (pattern, options) = (string(pattern)?, string(options)?);
             let mut chars: Vec<char> = options.chars().collect();
             chars.sort_unstable();
@@ -112,7 +122,7 @@ fn map_to_bson(obj: Map<String, Value>) -> Res<Bson> {
         ),
         "$binary" => {
             use base64::Engine;
-            let [b64, subtype] = fields(body, ["base64", "subType"]).map_err(|e| invalid(&e))?;
+            let [b64, subtype] = fields(body, ["base64", "subType"]).map_err(Why::Owned)?;
             let bytes = base64::engine::general_purpose::STANDARD
                 .decode(string(b64)?)
                 .map_err(|_| invalid("base64"))?;
@@ -122,7 +132,7 @@ fn map_to_bson(obj: Map<String, Value>) -> Res<Bson> {
                 [h, l] => hex_digit(*h).zip(hex_digit(*l)).map(|(h, l)| h << 4 | l),
                 _ => None,
             }
-            .ok_or_else(|| invalid("subType"))?;
+            .ok_or(invalid("subType"))?;
             Bson::Binary(Binary {
                 subtype: BinarySubtype::from(sub),
                 bytes,
@@ -136,17 +146,17 @@ fn map_to_bson(obj: Map<String, Value>) -> Res<Bson> {
             })
         }
         "$timestamp" => {
-            let [t, i] = fields(body, ["t", "i"]).map_err(|e| invalid(&e))?;
+            let [t, i] = fields(body, ["t", "i"]).map_err(Why::Owned)?;
             let u32_of = |v: Value| match v {
                 Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
                 _ => None,
             };
             Bson::Timestamp(bson::Timestamp {
-                time: u32_of(t).ok_or_else(|| invalid("t"))?,
-                increment: u32_of(i).ok_or_else(|| invalid("i"))?,
+                time: u32_of(t).ok_or(invalid("t"))?,
+                increment: u32_of(i).ok_or(invalid("i"))?,
             })
         }
-        "$date" => Bson::DateTime(date(body).map_err(|e| invalid(&e))?),
+        "$date" => Bson::DateTime(date(body).map_err(Why::Owned)?),
         "$minKey" | "$maxKey" => match body {
             Value::Number(n) if n.as_u64() == Some(1) => {
                 if key == "$minKey" {
@@ -158,9 +168,9 @@ fn map_to_bson(obj: Map<String, Value>) -> Res<Bson> {
             _ => return Err(invalid("expected 1")),
         },
         "$dbPointer" => {
-            let [ns, id] = fields(body, ["$ref", "$id"]).map_err(|e| invalid(&e))?;
-            db_pointer(&string(ns)?, oid_wrapper(id).map_err(|e| invalid(&e))?)
-                .ok_or_else(|| invalid("namespace"))?
+            let [ns, id] = fields(body, ["$ref", "$id"]).map_err(Why::Owned)?;
+            db_pointer(&string(ns)?, oid_wrapper(id).map_err(Why::Owned)?)
+                .ok_or(invalid("namespace"))?
         }
         "$undefined" => match body {
             Value::Bool(true) => Bson::Undefined,
