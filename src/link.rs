@@ -7,6 +7,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 
+mod json;
+
 /// The fragment's version prefix.
 pub const PREFIX: &str = "v1";
 /// Largest decompressed state accepted, so a tiny link cannot inflate into gigabytes.
@@ -87,10 +89,8 @@ impl LinkState {
 
 /// The fragment for a state, without the leading `#`: `v1…`.
 pub fn encode(state: &LinkState) -> String {
-    // Serializing a struct of strings and integers cannot fail; an empty
-    // object is a safe fallback that `decode` rejects with a clear message.
-    let json = serde_json::to_vec(state).unwrap_or_default();
-    let deflated = miniz_oxide::deflate::compress_to_vec(&json, LEVEL);
+    let json = state.to_json();
+    let deflated = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), LEVEL);
     format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(deflated))
 }
 
@@ -129,7 +129,9 @@ pub fn decode(link: &str) -> Result<LinkState> {
             }
             _ => bad_link("its data is damaged"),
         })?;
-    let state: LinkState = serde_json::from_slice(&json)
+    let json = std::str::from_utf8(&json)
+        .map_err(|e| bad_link(format!("its state is not valid ({e})")))?;
+    let state = LinkState::from_json(json)
         .map_err(|e| bad_link(format!("its state is not valid ({e})")))?;
     state.validate()?;
     Ok(state)

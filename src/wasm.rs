@@ -8,12 +8,10 @@ use crate::RunCtx;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
+/// A small answer as a plain JS object (through its JSON text: no serde code
+/// for JS values in the wasm).
 fn to_js(value: &serde_json::Value) -> Result<JsValue, JsError> {
-    use serde::Serialize;
-    // json_compatible: maps become plain objects, not JS `Map`s.
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&e.to_string()))
+    parse(&value.to_string())
 }
 
 fn parse(text: &str) -> Result<JsValue, JsError> {
@@ -123,7 +121,7 @@ pub fn statements(script: &str) -> Result<JsValue, JsError> {
 /// share-link fragment `v1…`. `{link}` or `{error}`.
 #[wasm_bindgen]
 pub fn encode_link(json_state: &str) -> Result<JsValue, JsError> {
-    let json = match serde_json::from_str::<crate::link::LinkState>(json_state) {
+    let json = match crate::link::LinkState::from_json(json_state) {
         Ok(state) => match state.validate() {
             Ok(()) => serde_json::json!({ "link": crate::link::encode(&state) }),
             Err(e) => serde_json::json!({ "error": e.message }),
@@ -137,7 +135,7 @@ pub fn encode_link(json_state: &str) -> Result<JsValue, JsError> {
 #[wasm_bindgen]
 pub fn decode_link(fragment: &str) -> Result<JsValue, JsError> {
     let json = match crate::link::decode(fragment) {
-        Ok(state) => serde_json::json!({ "state": state }),
+        Ok(state) => return parse(&format!("{{\"state\":{}}}", state.to_json())),
         Err(e) => serde_json::json!({ "error": e.message }),
     };
     to_js(&json)

@@ -1,0 +1,110 @@
+//! The state's JSON, written and read by hand: the same text as serde_json
+//! writes for `LinkState` (field order, escapes), and the same states read back
+//! as its derived `Deserialize` gives (fields in any order, unknown ones
+//! ignored, `view` defaulting to `shell`, the array form), without serde's
+//! generated code in the page's wasm. The test compares the two. One
+//! difference: a repeated field is an error for serde, here the last one wins
+//! (the page never writes one).
+use super::LinkState;
+use crate::output::ejson_text::write_str;
+use serde_json::Value;
+use std::fmt::Write as _;
+
+impl LinkState {
+    /// Compact JSON, byte for byte `serde_json::to_string(self)`.
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(self.db.len() + self.script.len() + 96);
+        out.push_str("{\"db\":");
+        write_str(&mut out, &self.db);
+        out.push_str(",\"script\":");
+        write_str(&mut out, &self.script);
+        let _ = write!(
+            out,
+            ",\"now\":{},\"seed\":{},\"view\":",
+            self.now, self.seed
+        );
+        write_str(&mut out, &self.view);
+        if let Some(t) = &self.tutorial {
+            out.push_str(",\"tutorial\":");
+            write_str(&mut out, t);
+        }
+        if let Some(s) = self.step {
+            let _ = write!(out, ",\"step\":{s}");
+        }
+        out.push('}');
+        out
+    }
+
+    /// Read a state from JSON text; the error says what is wrong.
+    pub fn from_json(text: &str) -> Result<LinkState, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        // Fields by name (object) or by position (array, as serde reads structs).
+        const NAMES: [&str; 7] = ["db", "script", "now", "seed", "view", "tutorial", "step"];
+        let mut fields: [Option<Value>; 7] = Default::default();
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    if let Some(i) = NAMES.iter().position(|n| *n == k) {
+                        if let Some(slot) = fields.get_mut(i) {
+                            *slot = Some(v);
+                        }
+                    }
+                }
+            }
+            Value::Array(items) => {
+                if items.len() > NAMES.len() {
+                    return Err(format!(
+                        "invalid length {}, expected fewer elements in array",
+                        items.len()
+                    ));
+                }
+                for (slot, v) in fields.iter_mut().zip(items) {
+                    *slot = Some(v);
+                }
+            }
+            _ => return Err("invalid type: expected struct LinkState".into()),
+        }
+        let [db, script, now, seed, view, tutorial, step] = fields;
+        let need =
+            |v: Option<Value>, name: &str| v.ok_or_else(|| format!("missing field `{name}`"));
+        let string = |v: Value, name: &str| match v {
+            Value::String(s) => Ok(s),
+            _ => Err(format!("invalid type for `{name}`: expected a string")),
+        };
+        let number = |v: &Value, name: &str| match v {
+            Value::Number(n) => Ok(n.clone()),
+            _ => Err(format!("invalid type for `{name}`: expected an integer")),
+        };
+        let bad = |name: &str| format!("invalid value for `{name}`");
+        Ok(LinkState {
+            db: string(need(db, "db")?, "db")?,
+            script: string(need(script, "script")?, "script")?,
+            now: number(&need(now, "now")?, "now")?
+                .as_i64()
+                .ok_or_else(|| bad("now"))?,
+            seed: number(&need(seed, "seed")?, "seed")?
+                .as_u64()
+                .ok_or_else(|| bad("seed"))?,
+            view: match view {
+                None => "shell".to_string(),
+                Some(v) => string(v, "view")?,
+            },
+            tutorial: match tutorial {
+                None | Some(Value::Null) => None,
+                Some(v) => Some(string(v, "tutorial")?),
+            },
+            step: match step {
+                None | Some(Value::Null) => None,
+                Some(v) => Some(
+                    number(&v, "step")?
+                        .as_u64()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .ok_or_else(|| bad("step"))?,
+                ),
+            },
+        })
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
