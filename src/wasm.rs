@@ -1,8 +1,7 @@
 //! The page's entry points (wasm32 only): a thin adapter over [`crate::run`]
 //! and [`crate::format`]. Run results cross to JavaScript as JSON text parsed by
 //! `JSON.parse`, far faster than building JS objects value by value; the small
-//! answers (format, links, statements, checks) are plain JS objects built by
-//! serde-wasm-bindgen.
+//! answers (format, links, statements, checks) too.
 use crate::output::page::{self, Collections};
 use crate::RunCtx;
 use std::cell::RefCell;

@@ -19,7 +19,9 @@ use crate::error::{Error, Result, Source};
 use crate::output::shell::inline;
 use crate::RunOutput;
 use bson::{Bson, Document};
-use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+mod spec;
 
 /// A compiled check: expected values already converted to BSON.
 #[derive(Clone, Debug, Default)]
@@ -55,8 +57,7 @@ enum Test {
     Exists(bool),
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[derive(Clone, Debug, Default)]
 struct ErrorCheck {
     code: Option<i32>,
     code_name: Option<String>,
@@ -65,46 +66,30 @@ struct ErrorCheck {
     line: Option<usize>,
 }
 
-// The JSON shapes, before conversion.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+// The JSON shapes, before conversion (read by `spec`: every field optional
+// unless noted, unknown fields rejected; `result` and `equals` may be null).
 struct CheckSpec {
-    #[serde(default, deserialize_with = "present")]
-    result: Option<serde_json::Value>,
-    results: Option<Vec<serde_json::Value>>,
+    result: Option<Value>,
+    results: Option<Vec<Value>>,
     result_count: Option<usize>,
-    #[serde(default)]
     result_where: Vec<WhereSpec>,
-    #[serde(default)]
-    collections: serde_json::Map<String, serde_json::Value>,
+    collections: serde_json::Map<String, Value>,
     error: Option<ErrorCheck>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct CollectionSpec {
     count: Option<usize>,
-    docs: Option<Vec<serde_json::Value>>,
-    #[serde(default, rename = "where")]
+    docs: Option<Vec<Value>>,
     wheres: Vec<WhereSpec>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct WhereSpec {
     index: Option<usize>,
+    /// Required.
     path: String,
-    #[serde(default, deserialize_with = "present")]
-    equals: Option<serde_json::Value>,
+    equals: Option<Value>,
     size: Option<usize>,
     exists: Option<bool>,
-}
-
-/// `"result": null` expects null: a present field is `Some` even when null.
-fn present<'de, D: Deserializer<'de>>(
-    d: D,
-) -> std::result::Result<Option<serde_json::Value>, D::Error> {
-    serde_json::Value::deserialize(d).map(Some)
 }
 
 fn ejson(v: serde_json::Value) -> Result<Bson> {
@@ -141,7 +126,7 @@ impl Check {
     /// Compile a check from its JSON; a malformed check is an error, so a typo in
     /// a tutorial file cannot pass silently.
     pub fn parse(json: &serde_json::Value) -> Result<Check> {
-        let spec: CheckSpec = serde_json::from_value(json.clone()).map_err(malformed)?;
+        let spec = spec::check(json.clone())?;
         if let Some(source) = spec.error.as_ref().and_then(|e| e.source.as_deref()) {
             if source != "script" && source != "db" {
                 return Err(malformed("error.source is \"script\" or \"db\""));
@@ -149,7 +134,7 @@ impl Check {
         }
         let mut collections = Vec::new();
         for (name, v) in spec.collections {
-            let c: CollectionSpec = serde_json::from_value(v).map_err(malformed)?;
+            let c = spec::collection(v)?;
             collections.push((
                 name,
                 CollectionCheck {
