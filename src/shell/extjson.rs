@@ -138,13 +138,10 @@ fn wrapper(key: &str, body: Value) -> std::result::Result<Bson, Why> {
                 bytes,
             })
         }
-        "$uuid" => {
-            let uuid = bson::Uuid::parse_str(string(body)?).map_err(|_| invalid("uuid"))?;
-            Bson::Binary(Binary {
-                subtype: BinarySubtype::Uuid,
-                bytes: uuid.bytes().to_vec(),
-            })
-        }
+        "$uuid" => Bson::Binary(Binary {
+            subtype: BinarySubtype::Uuid,
+            bytes: uuid(&string(body)?).ok_or(invalid("uuid"))?.to_vec(),
+        }),
         "$timestamp" => {
             let [t, i] = fields(body, ["t", "i"]).map_err(Why::Owned)?;
             let u32_of = |v: Value| match v {
@@ -255,6 +252,36 @@ fn date(body: Value) -> Res<DateTime> {
         },
         _ => Err("expected a date".into()),
     }
+}
+
+/// The uuid crate's `Uuid::parse_str` (which bson calls): 32 hexadecimal digits,
+/// or 8-4-4-4-12 with hyphens, bare, in braces or after `urn:uuid:`.
+fn uuid(s: &str) -> Option<[u8; 16]> {
+    let b = s.as_bytes();
+    let digits: Vec<u8> = match b.len() {
+        32 => b.to_vec(),
+        36 | 38 | 45 => {
+            let h = match b.len() {
+                38 => b.strip_prefix(b"{")?.strip_suffix(b"}")?,
+                45 => b.strip_prefix(b"urn:uuid:")?,
+                _ => b,
+            };
+            let groups: Vec<&[u8]> = h.split(|&c| c == b'-').collect();
+            if groups.iter().map(|g| g.len()).ne([8, 4, 4, 4, 12]) {
+                return None;
+            }
+            groups.concat()
+        }
+        _ => return None,
+    };
+    let mut out = [0u8; 16];
+    for (o, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
+        *o = match pair {
+            [h, l] => hex_digit(*h)? << 4 | hex_digit(*l)?,
+            _ => return None,
+        };
+    }
+    Some(out)
 }
 
 fn hex_digit(c: u8) -> Option<u8> {
