@@ -238,7 +238,9 @@ fn oid_wrapper(v: Value) -> Res<ObjectId> {
 /// an integer (bson tries the three in this order).
 fn date(body: Value) -> Res<DateTime> {
     match body {
-        Value::String(s) => DateTime::parse_rfc3339_str(&s).map_err(|e| e.to_string()),
+        Value::String(s) => rfc3339(s.as_bytes())
+            .map(DateTime::from_millis)
+            .ok_or_else(|| "expected an RFC 3339 date".to_string()),
         Value::Number(n) => n
             .as_i64()
             .map(DateTime::from_millis)
@@ -282,6 +284,82 @@ fn uuid(s: &str) -> Option<[u8; 16]> {
         };
     }
     Some(out)
+}
+
+/// bson's `DateTime::parse_rfc3339_str` (the time crate's RFC 3339 reader, then
+/// nanoseconds to milliseconds rounding toward zero): `YYYY-MM-DD`, any one byte,
+/// `hh:mm:ss[.fraction]`, then `Z`, `z` or `±hh:mm` (hours to 23); a second 60
+/// only as the last second of a month in UTC (a leap second, read as :59.999999999).
+fn rfc3339(b: &[u8]) -> Option<i64> {
+    let num = |at: usize, n: usize| -> Option<i64> {
+        b.get(at..at + n)?.iter().try_fold(0i64, |v, &c| {
+            c.is_ascii_digit().then(|| v * 10 + i64::from(c - b'0'))
+        })
+    };
+    let lit = |at: usize, c: u8| b.get(at) == Some(&c);
+    let (year, month, day) = (num(0, 4)?, num(5, 2)?, num(8, 2)?);
+    let (hour, minute, mut second) = (num(11, 2)?, num(14, 2)?, num(17, 2)?);
+    if !(lit(4, b'-') && lit(7, b'-') && lit(13, b':') && lit(16, b':')) {
+        return None;
+    }
+    let mut at = 19;
+    let mut nanos = 0i64;
+    if lit(at, b'.') {
+        at += 1;
+        let digits = b
+            .get(at..)?
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        if digits == 0 {
+            return None;
+        }
+        for (i, &c) in b.get(at..at + digits)?.iter().take(9).enumerate() {
+            nanos += i64::from(c - b'0') * 10i64.pow(8 - u32::try_from(i).ok()?);
+        }
+        at += digits;
+    }
+    let offset = match b.get(at..)? {
+        [b'Z' | b'z'] => 0,
+        [sign @ (b'+' | b'-'), rest @ ..] if rest.len() == 5 && rest.get(2) == Some(&b':') => {
+            let h = num(at + 1, 2).filter(|h| *h <= 23)?;
+            let m = num(at + 4, 2).filter(|m| *m <= 59)?;
+            (h * 3600 + m * 60) * if *sign == b'-' { -1 } else { 1 }
+        }
+        _ => return None,
+    };
+    let leap = second == 60;
+    if leap {
+        (second, nanos) = (59, 999_999_999);
+    }
+    let month_len = |y: i64, m: i64| match m {
+        2 if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if !(1..=12).contains(&month)
+        || !(1..=month_len(year, month)).contains(&day)
+        || hour > 23
+        || minute > 59
+        || second > 59
+    {
+        return None;
+    }
+    let secs = crate::shell::dates::days_from_civil(year, month, day) * 86_400
+        + hour * 3600
+        + minute * 60
+        + second
+        - offset;
+    if leap {
+        // The UTC instant must be 23:59:59 on the last day of its month.
+        let (y, m, d) = crate::output::ejson_text::civil_from_days(secs.div_euclid(86_400));
+        if secs.rem_euclid(86_400) != 86_399 || d != month_len(y, m) {
+            return None;
+        }
+    }
+    let total = i128::from(secs) * 1_000_000_000 + i128::from(nanos);
+    i64::try_from(total / 1_000_000).ok()
 }
 
 fn hex_digit(c: u8) -> Option<u8> {
