@@ -290,7 +290,7 @@ fn uuid(s: &str) -> Option<[u8; 16]> {
 /// nanoseconds to milliseconds rounding toward zero): `YYYY-MM-DD`, any one byte,
 /// `hh:mm:ss[.fraction]`, then `Z`, `z` or `±hh:mm` (hours to 23); a second 60
 /// only as the last second of a month in UTC (a leap second, read as :59.999999999).
-fn rfc3339(b: &[u8]) -> Option<i64> {
+pub(crate) fn rfc3339(b: &[u8]) -> Option<i64> {
     let num = |at: usize, n: usize| -> Option<i64> {
         b.get(at..at + n)?.iter().try_fold(0i64, |v, &c| {
             c.is_ascii_digit().then(|| v * 10 + i64::from(c - b'0'))

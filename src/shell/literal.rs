@@ -328,8 +328,8 @@ impl<'a> Parser<'a> {
 }
 
 /// The commonest one-field wrappers in data, `{"$date": "<ISO>"}` and
-/// `{"$oid": "<hex>"}`, converted directly (the bson crate's Extended JSON
-/// reader, used for every other wrapper, goes through `serde_json` values):
+/// `{"$oid": "<hex>"}`, converted directly (the Extended JSON reader,
+/// `super::extjson`, used for every other wrapper, goes through `serde_json` values):
 /// the same conversions that reader makes. `None` for anything else and for
 /// invalid text, which then takes the general path and its error.
 fn simple_wrapper(key: &str, value: &Node) -> Option<Bson> {
@@ -337,9 +337,8 @@ fn simple_wrapper(key: &str, value: &Node) -> Option<Bson> {
         return None;
     };
     match key {
-        "$date" => bson::DateTime::parse_rfc3339_str(s)
-            .ok()
-            .map(Bson::DateTime),
+        "$date" => super::extjson::rfc3339(s.as_bytes())
+            .map(|ms| Bson::DateTime(bson::DateTime::from_millis(ms))),
         "$oid" => bson::oid::ObjectId::parse_str(s).ok().map(Bson::ObjectId),
         _ => None,
     }
