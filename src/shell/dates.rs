@@ -260,9 +260,39 @@ struct Utc {
     weekday: i64,
 }
 
+/// Is this day (since 1970-01-01) within chrono's dates (years -262143 to 262142)?
+pub fn in_chrono_range(days: i64) -> bool {
+    (days_from_civil(-262_143, 1, 1)..=days_from_civil(262_142, 12, 31)).contains(&days)
+}
+
+/// `millis` moved by a number of calendar months, the day clamped to the
+/// month's length (chrono's `checked_add_months`/`checked_sub_months` on a UTC
+/// `DateTime`, with their limits: None outside its dates or past i32 months).
+pub fn add_months(millis: i64, months: i64) -> Option<i64> {
+    let days = millis.div_euclid(MS_PER_DAY);
+    if !in_chrono_range(days) {
+        return None;
+    }
+    let months = i32::try_from(months).ok().filter(|m| *m != i32::MIN)?;
+    let (y, m, d) = crate::output::ejson_text::civil_from_days(days);
+    let total = i32::try_from(y * 12 + m - 1).ok()?.checked_add(months)?;
+    let (year, month) = (
+        i64::from(total.div_euclid(12)),
+        i64::from(total.rem_euclid(12)) + 1,
+    );
+    let len = match month {
+        2 if is_leap(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    let days = days_from_civil(year, month, d.min(len));
+    in_chrono_range(days).then(|| days * MS_PER_DAY + millis.rem_euclid(MS_PER_DAY))
+}
+
 fn utc(millis: i64) -> Option<Utc> {
     let days = millis.div_euclid(MS_PER_DAY);
-    if !(days_from_civil(-262_143, 1, 1)..=days_from_civil(262_142, 12, 31)).contains(&days) {
+    if !in_chrono_range(days) {
         return None;
     }
     let (year, month, day) = crate::output::ejson_text::civil_from_days(days);
@@ -344,6 +374,47 @@ pub fn iso_string_4digit(millis: i64) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn months_added_as_chrono_adds_them() {
+        use chrono::{Months, TimeZone};
+        let mut x = 99i64;
+        let mut cases = vec![
+            (951_782_400_000, 1),
+            (-62_135_596_800_000, -1),
+            (0, i64::from(i32::MAX)),
+            (0, -i64::from(i32::MAX)),
+            (0, i64::from(i32::MIN)),
+            (8_210_266_876_799_999, 1),
+            (8_210_266_876_799_999, -1),
+            (-8_334_601_228_800_000, -1),
+        ];
+        for _ in 0..20_000 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let ms = (x >> 12) % 9_000_000_000_000_000;
+            let months = match x.rem_euclid(4) {
+                0 => (x >> 40) % 30,
+                1 => (x >> 20) % 4_000_000,
+                2 => (x >> 33) % 3_200_000_000,
+                _ => -((x >> 44) % 40),
+            };
+            cases.push((ms, months));
+        }
+        for (ms, months) in cases {
+            let theirs = chrono::Utc
+                .timestamp_millis_opt(ms)
+                .single()
+                .and_then(|dt| {
+                    if months >= 0 {
+                        dt.checked_add_months(Months::new(u32::try_from(months).ok()?))
+                    } else {
+                        dt.checked_sub_months(Months::new(u32::try_from(-months).ok()?))
+                    }
+                })
+                .map(|d| d.timestamp_millis());
+            assert_eq!(add_months(ms, months), theirs, "{ms} {months}");
+        }
+    }
 
     #[test]
     fn formats_match_chrono() {

@@ -6,7 +6,6 @@ use crate::error::{Error, Result};
 use crate::output::shell::{inline, type_name};
 use crate::value::numeric::{is_number, to_f64};
 use bson::{Bson, DateTime};
-use chrono::{Datelike, Months, TimeZone, Utc};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Bound<T> {
@@ -73,14 +72,7 @@ impl TimeUnit {
             TimeUnit::Quarter => n.checked_mul(3)?,
             _ => n,
         };
-        let dt = Utc.timestamp_millis_opt(date.timestamp_millis()).single()?;
-        let shifted = if months >= 0 {
-            dt.checked_add_months(Months::new(u32::try_from(months).ok()?))?
-        } else {
-            dt.checked_sub_months(Months::new(u32::try_from(-months).ok()?))?
-        };
-        let _ = shifted.year();
-        Some(DateTime::from_millis(shifted.timestamp_millis()))
+        crate::shell::dates::add_months(date.timestamp_millis(), months).map(DateTime::from_millis)
     }
 }
 

@@ -51,9 +51,10 @@ impl Zone {
             Zone::Named(tz) => {
                 let secs = utc_ms.div_euclid(1000);
                 // Outside chrono's range (±262,000 years) the offset was 0: kept.
-                match chrono::DateTime::from_timestamp(secs, 0) {
-                    Some(_) => i64::from(tz.offset_at(secs)),
-                    None => 0,
+                if crate::shell::dates::in_chrono_range(secs.div_euclid(86_400)) {
+                    i64::from(tz.offset_at(secs))
+                } else {
+                    0
                 }
             }
         }
