@@ -13,9 +13,16 @@ use std::sync::Arc;
 /// unevaluated arguments (so it may short-circuit) and the evaluation context.
 pub(crate) type EvalFn = fn(&'static str, &[Node], &mut Cx) -> Result<Value>;
 
-/// Operators with named arguments or their own variables.
-pub(crate) trait Special: Debug + Send + Sync {
+/// Operators with named arguments or their own variables. Not `Debug`: the
+/// vtables would keep every operator's derived `Debug` in the page's wasm.
+pub(crate) trait Special: Send + Sync {
     fn eval(&self, cx: &mut Cx) -> Result<Value>;
+}
+
+impl Debug for dyn Special {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Special")
+    }
 }
 
 /// Where a variable reference reads from.
