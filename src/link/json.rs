@@ -64,46 +64,41 @@ impl LinkState {
             }
             _ => return Err("invalid type: expected struct LinkState".into()),
         }
-        let [db, script, now, seed, view, tutorial, step] = fields;
-        let need =
-            |v: Option<Value>, name: &str| v.ok_or_else(|| format!("missing field `{name}`"));
-        let string = |v: Value, name: &str| match v {
-            Value::String(s) => Ok(s),
-            _ => Err(format!("invalid type for `{name}`: expected a string")),
-        };
-        let number = |v: &Value, name: &str| match v {
-            Value::Number(n) => Ok(n.clone()),
-            _ => Err(format!("invalid type for `{name}`: expected an integer")),
-        };
-        let bad = |name: &str| format!("invalid value for `{name}`");
-        Ok(LinkState {
-            db: string(need(db, "db")?, "db")?,
-            script: string(need(script, "script")?, "script")?,
-            now: number(&need(now, "now")?, "now")?
-                .as_i64()
-                .ok_or_else(|| bad("now"))?,
-            seed: number(&need(seed, "seed")?, "seed")?
-                .as_u64()
-                .ok_or_else(|| bad("seed"))?,
-            view: match view {
-                None => "shell".to_string(),
-                Some(v) => string(v, "view")?,
-            },
-            tutorial: match tutorial {
-                None | Some(Value::Null) => None,
-                Some(v) => Some(string(v, "tutorial")?),
-            },
-            step: match step {
-                None | Some(Value::Null) => None,
-                Some(v) => Some(
-                    number(&v, "step")?
-                        .as_u64()
-                        .and_then(|n| u32::try_from(n).ok())
-                        .ok_or_else(|| bad("step"))?,
-                ),
-            },
-        })
+        read(fields).map_err(|name| format!("missing or invalid field `{name}`"))
     }
+}
+
+/// The fields in `NAMES` order; the error is the name of the first bad one.
+fn read(fields: [Option<Value>; 7]) -> Result<LinkState, &'static str> {
+    let [db, script, now, seed, view, tutorial, step] = fields;
+    let string = |v: Option<Value>, name: &'static str| match v {
+        Some(Value::String(s)) => Ok(s),
+        _ => Err(name),
+    };
+    // Optional fields: absent or null is None.
+    let some = |v: Option<Value>| v.filter(|v| !v.is_null());
+    Ok(LinkState {
+        db: string(db, "db")?,
+        script: string(script, "script")?,
+        now: now.and_then(|v| v.as_i64()).ok_or("now")?,
+        seed: seed.and_then(|v| v.as_u64()).ok_or("seed")?,
+        view: match view {
+            None => "shell".to_string(),
+            v => string(v, "view")?,
+        },
+        tutorial: match some(tutorial) {
+            None => None,
+            v => Some(string(v, "tutorial")?),
+        },
+        step: match some(step) {
+            None => None,
+            Some(v) => Some(
+                v.as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or("step")?,
+            ),
+        },
+    })
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
