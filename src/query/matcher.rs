@@ -191,6 +191,9 @@ impl Pred {
     }
 
     /// Test one value; `pos` receives the element index `$elemMatch` matched.
+    /// Inlined: it is on every scan's per-document path, and the page's wasm
+    /// (built for size) would otherwise call it.
+    #[inline(always)]
     pub(crate) fn matches(&self, v: Option<&Bson>, pos: &mut Option<usize>) -> bool {
         match self {
             Pred::Cmp(c) => c.matches(v),

@@ -40,6 +40,7 @@ impl Filter {
         matches!(self.root, Node::True)
     }
 
+    #[inline(always)]
     pub fn matches(&self, doc: &Document, scope: &Scope) -> Result<bool> {
         self.root.matches(Root::Doc(doc), Some(scope), &mut None)
     }

@@ -17,41 +17,52 @@ use bson::{Bson, Document};
 /// ([`prefetch::hot`](super::prefetch::hot)): documents of a collection
 /// usually share a field order, so one entry is read instead of all the
 /// entries before the field.
-#[inline]
+///
+/// Written without iterator adapters (`nth`, `enumerate`, `find`, `zip`): the
+/// page's wasm is built for size, where none of them is inlined and each
+/// costs a call per field.
 pub fn field<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
     let n = doc.len();
     if n > super::prefetch::TRACKED {
         return doc.get(name);
     }
+    let name = name.as_bytes();
     let mut m = super::prefetch::hot() & ((1u32 << n) - 1);
     if m != 0 {
         let mut it = doc.iter();
+        // The position of the entry `it` yields next.
         let mut at = 0;
         while m != 0 {
             let p = m.trailing_zeros() as usize;
             m &= m - 1;
-            let Some((k, v)) = it.nth(p - at) else {
+            while at < p {
+                it.next();
+                at += 1;
+            }
+            let Some((k, v)) = it.next() else {
                 break;
             };
-            if same_bytes(k.as_bytes(), name.as_bytes()) {
+            at += 1;
+            if same_bytes(k.as_bytes(), name) {
                 return Some(v);
             }
-            at = p + 1;
         }
     }
-    let (i, v) = doc
-        .iter()
-        .enumerate()
-        .find(|(_, (k, _))| same_bytes(k.as_bytes(), name.as_bytes()))
-        .map(|(i, (_, v))| (i, v))?;
-    super::prefetch::note(i);
-    Some(v)
+    let mut i = 0;
+    for (k, v) in doc.iter() {
+        if same_bytes(k.as_bytes(), name) {
+            super::prefetch::note(i);
+            return Some(v);
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Byte equality that compares short slices inline: keys and the strings
-/// filters compare are short, and a call to `memcmp` per field costs more
-/// than the comparison.
-#[inline]
+/// filters compare are short, and a call to `memcmp` (a byte loop in wasm)
+/// per field costs more than the comparison.
+#[inline(always)]
 pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
@@ -59,7 +70,14 @@ pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() > 16 {
         return a == b;
     }
-    a.iter().zip(b).all(|(x, y)| x == y)
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// One component of a dotted path.
@@ -145,6 +163,7 @@ impl FieldPath {
     }
 
     /// The single field name when the path has no dots.
+    #[inline(always)]
     pub fn single(&self) -> Option<&str> {
         match self.parts.as_slice() {
             [p] => Some(&p.name),
