@@ -7,12 +7,6 @@ use std::cmp::Ordering;
 
 /// Sort `v` stably by `cmp` (the same order as `v.sort_by(cmp)`).
 pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
-    sort_by_dyn(v, &mut cmp);
-}
-
-/// The comparator as a trait object: one copy per element type, not per call.
-#[inline(never)]
-fn sort_by_dyn<T>(v: &mut [T], cmp: &mut dyn FnMut(&T, &T) -> Ordering) {
     if v.len() < 2 {
         return;
     }
