@@ -12,6 +12,7 @@ pub mod engine;
 pub mod error;
 pub mod expr;
 pub mod index;
+pub mod json;
 pub mod link;
 pub mod output;
 pub mod projection;

@@ -37,7 +37,7 @@ impl LinkState {
 
     /// Read a state from JSON text; the error says what is wrong.
     pub fn from_json(text: &str) -> Result<LinkState, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let value = crate::json::parse(text)?;
         // Fields by name (object) or by position (array, as serde reads structs).
         const NAMES: [&str; 7] = ["db", "script", "now", "seed", "view", "tutorial", "step"];
         let mut fields: [Option<Value>; 7] = Default::default();

@@ -98,7 +98,7 @@ impl Step {
 /// Run `script` against `db` and compare the outcome with `check_json`: the
 /// page's entry point. `Err` only when the check itself is malformed.
 pub fn check_step(check_json: &str, db: &str, script: &str, run: &RunCtx) -> Result<Vec<String>> {
-    let spec: serde_json::Value = serde_json::from_str(check_json)
+    let spec = crate::json::parse(check_json)
         .map_err(|e| Error::failed_to_parse(format!("tutorial check: {e}")))?;
     let check = Check::parse(&spec)?;
     let out = crate::run(db, script, run);
