@@ -203,5 +203,47 @@ impl Parser<'_> {
     }
 }
 
+/// Compact JSON text, byte for byte `serde_json::to_string(v)` (without
+/// serde's serializer in the page's wasm).
+pub fn to_string(v: &Value) -> String {
+    let mut out = String::new();
+    write(&mut out, v);
+    out
+}
+
+pub fn write(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => crate::output::ejson_text::write_str(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                crate::output::ejson_text::write_str(out, k);
+                out.push(':');
+                write(out, item);
+            }
+            out.push('}');
+        }
+    }
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

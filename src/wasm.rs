@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 /// A small answer as a plain JS object (through its JSON text: no serde code
 /// for JS values in the wasm).
 fn to_js(value: &serde_json::Value) -> Result<JsValue, JsError> {
-    parse(&value.to_string())
+    parse(&crate::json::to_string(value))
 }
 
 fn parse(text: &str) -> Result<JsValue, JsError> {

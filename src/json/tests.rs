@@ -4,6 +4,13 @@ use serde_json::Value;
 
 fn same(text: &str) -> bool {
     let theirs = serde_json::from_str::<Value>(text).ok();
+    if let Some(v) = &theirs {
+        assert_eq!(
+            super::to_string(v),
+            serde_json::to_string(v).unwrap_or_default(),
+            "{text:?}"
+        );
+    }
     let ours = parse(text).ok();
     // Debug text: keeps key order and number kinds (and NaN cannot occur).
     assert_eq!(format!("{ours:?}"), format!("{theirs:?}"), "{text:?}");
@@ -117,4 +124,16 @@ fn same_values_as_serde_json() {
         check(format!("{}1{}", "{\"a\":".repeat(depth), "}".repeat(depth)));
     }
     assert!(n > 400 && ok > 150, "{n} {ok}");
+}
+
+#[test]
+fn written_as_serde_json_writes() {
+    let v = serde_json::json!({
+        "s": "é\"\\\n\u{1}\u{7f}\u{2028}😀", "n": [0, -1, u64::MAX, i64::MIN, 1.5, -0.0, 1e300, 1e-7, 123456789.125],
+        "o": {"b": null, "a": [true, false, {}]}, "": []
+    });
+    assert_eq!(
+        super::to_string(&v),
+        serde_json::to_string(&v).unwrap_or_default()
+    );
 }

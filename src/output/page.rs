@@ -112,7 +112,7 @@ pub fn run_json(
     );
     if let Some(e) = &error {
         out.push_str(",\"error\":");
-        out.push_str(&crate::error_json(e, db_text, script).to_string());
+        crate::json::write(&mut out, &crate::error_json(e, db_text, script));
     }
     out.push_str(",\"shell\":[");
     for (i, r) in printed.iter().enumerate() {
@@ -192,7 +192,7 @@ fn write_work(out: &mut String, work: &[Option<WorkDone>]) {
             }),
         })
         .collect();
-    out.push_str(&json.to_string());
+    crate::json::write(out, &json);
 }
 
 /// The output of one run from scratch (no cache), every collection included.

@@ -230,10 +230,9 @@ fn isodate(arg: Option<&Bson>, ctx: &LowerCtx) -> Result<Bson> {
         Some(Bson::String(s)) => dates::parse_isodate(s)
             .map(|ms| Bson::DateTime(bson::DateTime::from_millis(ms)))
             .ok_or_else(|| {
-                Error::bad_value(format!(
-                    "{} is not a valid ISODate",
-                    serde_json::Value::from(s.as_str())
-                ))
+                let mut quoted = String::new();
+                crate::output::ejson_text::write_str(&mut quoted, s);
+                Error::bad_value(format!("{quoted} is not a valid ISODate"))
             }),
         Some(other) => Err(Error::bad_value(format!("{other} is not a valid ISODate"))),
     }

@@ -11,9 +11,7 @@ impl Obj {
     fn new(v: Value, what: &str) -> Result<Obj> {
         match v {
             Value::Object(m) => Ok(Obj(m)),
-            other => Err(malformed(format!(
-                "{what}: expected an object, found {other}"
-            ))),
+            _ => Err(malformed(format!("{what}: expected an object"))),
         }
     }
 
@@ -34,7 +32,7 @@ fn usize_of(v: Option<Value>, k: &str) -> Result<Option<usize>> {
     v.map(|v| {
         v.as_u64()
             .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| malformed(format!("{k}: expected a count, found {v}")))
+            .ok_or_else(|| malformed(format!("{k}: expected a count")))
     })
     .transpose()
 }
@@ -42,7 +40,7 @@ fn usize_of(v: Option<Value>, k: &str) -> Result<Option<usize>> {
 fn string_of(v: Option<Value>, k: &str) -> Result<Option<String>> {
     v.map(|v| match v {
         Value::String(s) => Ok(s),
-        other => Err(malformed(format!("{k}: expected a string, found {other}"))),
+        _ => Err(malformed(format!("{k}: expected a string"))),
     })
     .transpose()
 }
@@ -50,7 +48,7 @@ fn string_of(v: Option<Value>, k: &str) -> Result<Option<String>> {
 fn array_of(v: Option<Value>, k: &str) -> Result<Option<Vec<Value>>> {
     v.map(|v| match v {
         Value::Array(a) => Ok(a),
-        other => Err(malformed(format!("{k}: expected an array, found {other}"))),
+        _ => Err(malformed(format!("{k}: expected an array"))),
     })
     .transpose()
 }
@@ -60,7 +58,7 @@ fn wheres(o: &mut Obj, k: &str) -> Result<Vec<WhereSpec>> {
     match o.0.remove(k) {
         None => Ok(Vec::new()),
         Some(Value::Array(items)) => items.into_iter().map(where_spec).collect(),
-        Some(other) => Err(malformed(format!("{k}: expected an array, found {other}"))),
+        Some(_) => Err(malformed(format!("{k}: expected an array"))),
     }
 }
 
@@ -75,11 +73,7 @@ pub(super) fn check(v: Value) -> Result<CheckSpec> {
         collections: match o.0.remove("collections") {
             None => Map::new(),
             Some(Value::Object(m)) => m,
-            Some(other) => {
-                return Err(malformed(format!(
-                    "collections: expected an object, found {other}"
-                )))
-            }
+            Some(_) => return Err(malformed(format!("collections: expected an object"))),
         },
         error: o.opt("error").map(error_check).transpose()?,
     };
@@ -109,11 +103,7 @@ fn where_spec(v: Value) -> Result<WhereSpec> {
         exists: match o.opt("exists") {
             None => None,
             Some(Value::Bool(b)) => Some(b),
-            Some(other) => {
-                return Err(malformed(format!(
-                    "exists: expected a boolean, found {other}"
-                )))
-            }
+            Some(_) => return Err(malformed(format!("exists: expected a boolean"))),
         },
     };
     o.done("where")?;
@@ -128,7 +118,7 @@ fn error_check(v: Value) -> Result<ErrorCheck> {
             .map(|v| {
                 v.as_i64()
                     .and_then(|n| i32::try_from(n).ok())
-                    .ok_or_else(|| malformed(format!("code: expected an integer, found {v}")))
+                    .ok_or_else(|| malformed(format!("code: expected an integer")))
             })
             .transpose()?,
         code_name: string_of(o.opt("codeName"), "codeName")?,
