@@ -172,10 +172,10 @@ fn write_double(out: &mut String, v: f64) {
             "{\"$numberDouble\":\"Infinity\"}"
         });
     } else {
-        // serde_json's own float formatting (shortest round trip, `1.0`, `1e21`).
-        let mut buf = Vec::with_capacity(24);
-        if serde_json::to_writer(&mut buf, &v).is_ok() {
-            out.push_str(std::str::from_utf8(&buf).unwrap_or("null"));
+        // serde_json's own float formatting (shortest round trip, `1.0`, `1e21`):
+        // its `Number` prints as its serializer writes.
+        if let Some(n) = serde_json::Number::from_f64(v) {
+            let _ = write!(out, "{n}");
         }
     }
 }

@@ -203,7 +203,14 @@ fn code(mut obj: Map<String, Value>) -> Res<Bson> {
 
 /// A struct body: an object with exactly these fields, or an array of their values.
 fn fields<const N: usize>(body: Value, names: [&str; N]) -> Res<[Value; N]> {
-    let values: Vec<Value> = match body {
+    fields_vec(body, &names)?
+        .try_into()
+        .map_err(|v: Vec<Value>| format!("{} values where {N} were expected", v.len()))
+}
+
+/// `fields` without the array type: one copy for every length.
+fn fields_vec(body: Value, names: &[&str]) -> Res<Vec<Value>> {
+    match body {
         Value::Object(mut m) => {
             if let Some(k) = m.keys().find(|k| !names.contains(&k.as_str())) {
                 return Err(format!("unknown field `{k}`"));
@@ -211,14 +218,11 @@ fn fields<const N: usize>(body: Value, names: [&str; N]) -> Res<[Value; N]> {
             names
                 .iter()
                 .map(|n| m.remove(*n).ok_or_else(|| format!("missing field `{n}`")))
-                .collect::<Res<_>>()?
+                .collect()
         }
-        Value::Array(items) => items,
-        _ => return Err("expected an object".into()),
-    };
-    values
-        .try_into()
-        .map_err(|v: Vec<Value>| format!("{} values where {N} were expected", v.len()))
+        Value::Array(items) => Ok(items),
+        _ => Err("expected an object".into()),
+    }
 }
 
 fn oid(body: Value) -> Res<ObjectId> {
