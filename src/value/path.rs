@@ -22,12 +22,11 @@ use bson::{Bson, Document};
 /// page's wasm is built for size, where none of them is inlined and each
 /// costs a call per field.
 pub fn field<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
-    let n = doc.len();
-    if n > super::prefetch::TRACKED {
-        return doc.get(name);
-    }
-    let name = name.as_bytes();
-    let mut m = super::prefetch::hot() & ((1u32 << n) - 1);
+    const TRACKED: usize = super::prefetch::TRACKED;
+    let key = name.as_bytes();
+    // No `doc.len()` first (two calls in wasm): a hot position past the end
+    // just ends the probe.
+    let mut m = super::prefetch::hot();
     if m != 0 {
         let mut it = doc.iter();
         // The position of the entry `it` yields next.
@@ -43,14 +42,18 @@ pub fn field<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
                 break;
             };
             at += 1;
-            if same_bytes(k.as_bytes(), name) {
+            if same_bytes(k.as_bytes(), key) {
                 return Some(v);
             }
         }
     }
     let mut i = 0;
     for (k, v) in doc.iter() {
-        if same_bytes(k.as_bytes(), name) {
+        if i == TRACKED {
+            // A wide document: its hash table beats the linear scan.
+            return doc.get(name);
+        }
+        if same_bytes(k.as_bytes(), key) {
             super::prefetch::note(i);
             return Some(v);
         }

@@ -64,6 +64,8 @@ impl Cmp {
         })
     }
 
+    /// Inlined into the matcher's per-document path (see `Pred::matches`).
+    #[inline(always)]
     pub(crate) fn matches(&self, v: Option<&Bson>) -> bool {
         let Some(e) = v else {
             // A missing field equals null (https://www.mongodb.com/docs/manual/tutorial/query-for-null-fields/);
