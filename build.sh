@@ -70,7 +70,7 @@ build_wasm() {
     # module larger (measured on this tree, gzip -9: 665,757 bytes stripped only,
     # 663,390 with these two passes, 809,358 after -Os), which is what the page downloads.
     log "wasm-opt: strip the name section, merge duplicate functions"
-    www/node_modules/.bin/wasm-opt -O0 --duplicate-function-elimination --reorder-functions \
+    www/node_modules/.bin/wasm-opt -O0 --merge-similar-functions --duplicate-function-elimination --reorder-functions \
       --strip-debug --strip-producers www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
   fi
 }

@@ -63,7 +63,7 @@ pub fn load_database(db_text: &str, run: &RunCtx) -> Result<Database> {
     };
     let mut db = db;
     for (name, docs) in parsed {
-        db.load_collection(&name, value::compact(docs))
+        db.load_collection(&name, docs)
             .map_err(|e| e.in_source(Source::Database))?;
     }
     Ok(db)
