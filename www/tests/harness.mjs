@@ -55,19 +55,30 @@ export async function serve(root) {
  * each caller resolves playwright-core from its own package.
  */
 export async function launch(chromium, prefix, options = {}) {
-  const profile = mkdtempSync(join(tmpdir(), prefix));
-  let context;
-  try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
-      ...options,
-    });
-  } catch (e) {
-    rmSync(profile, { recursive: true, force: true });
-    throw e;
+  // Chromium now and then dies while starting (seen once in a CI run: "Target page,
+  // context or browser has been closed" before any page opened), so a failed start
+  // is retried on a new profile; a page that crashes later still fails its test.
+  for (let attempt = 1; ; attempt++) {
+    const profile = mkdtempSync(join(tmpdir(), prefix));
+    let context;
+    try {
+      context = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ARGS,
+        ...options,
+      });
+    } catch (e) {
+      rmSync(profile, { recursive: true, force: true });
+      if (attempt >= 3) throw e;
+      console.error(`chromium did not start (attempt ${attempt}): ${String(e.message ?? e).split("\n")[0]}`);
+      continue;
+    }
+    return opened(context, profile);
   }
+}
+
+function opened(context, profile) {
   return {
     context,
     async close() {
