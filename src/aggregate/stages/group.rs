@@ -255,7 +255,7 @@ impl SortByCount {
         }
         let mut entries = groups.into_entries();
         // Stable: equal counts keep first-seen order.
-        entries.sort_by_key(|e| std::cmp::Reverse(e.1));
+        crate::sorting::sort_by_key(&mut entries, |e| std::cmp::Reverse(e.1));
         Ok(entries
             .into_iter()
             .map(|(key, n)| {

@@ -161,7 +161,7 @@ impl InSet {
                 }
             }
         }
-        values.sort_by(compare);
+        crate::sorting::sort_by(&mut values, compare);
         values.dedup_by(|a, b| compare(a, b) == Ordering::Equal);
         Ok(InSet {
             values,
