@@ -2,7 +2,7 @@
 //! `DateTime::parse_from_rfc2822`, rule for rule (see its `parse_rfc2822`), written
 //! here to keep chrono's general parser out of the page's wasm. The test compares
 //! the two on many strings.
-use super::{days_from_civil, is_leap, MS_PER_DAY};
+use super::{days_from_civil, days_in_month, MS_PER_DAY};
 
 /// Milliseconds since the epoch, or None where chrono gives an error.
 pub fn parse(s: &str) -> Option<i64> {
@@ -44,7 +44,7 @@ pub fn parse(s: &str) -> Option<i64> {
         || !(0..=23).contains(&hour)
         || !(0..=59).contains(&minute)
         || !(0..=60).contains(&second)
-        || day > month_len(year, month)
+        || day > days_in_month(year, month)
     {
         return None;
     }
@@ -66,16 +66,6 @@ pub fn parse(s: &str) -> Option<i64> {
         .then_some(utc)
 }
 
-fn month_len(year: i64, month: i64) -> i64 {
-    match month {
-        2 if is_leap(year) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// The index of the name the first three bytes spell, in any case.
 fn three_letters(s: &str, names: &[&str]) -> Option<i64> {
     let head = s.as_bytes().get(..3)?.to_ascii_lowercase();
     let i = names.iter().position(|n| n.as_bytes() == head.as_slice())?;
