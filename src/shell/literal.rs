@@ -277,7 +277,20 @@ impl<'a> Parser<'a> {
     }
 
     fn direct_object_body(&mut self, open: Span, ctx: &LowerCtx) -> Result<Bson> {
-        let mut doc = Document::new();
+        let start = self.scratch.pairs.len();
+        let r = self.direct_properties(open, ctx);
+        let out = match r {
+            Ok(None) => Ok(Bson::Document(self.scratch.document(start))),
+            Ok(Some(wrapper)) => Ok(wrapper),
+            Err(e) => Err(e),
+        };
+        self.scratch.pairs.truncate(start);
+        out
+    }
+
+    /// The properties of an object pushed on `scratch.pairs`, through its `}`;
+    /// or, when the object is an Extended JSON wrapper, its value.
+    fn direct_properties(&mut self, open: Span, ctx: &LowerCtx) -> Result<Option<Bson>> {
         let mut first = true;
         while let Some((key, key_span)) = self.property_head()? {
             if first && ctx.extjson && is_extjson_key(&key) {
@@ -286,7 +299,7 @@ impl<'a> Parser<'a> {
                 if self.tok.is_punct("}") {
                     if let Some(v) = simple_wrapper(&key, &value) {
                         self.bump()?;
-                        return Ok(v);
+                        return Ok(Some(v));
                     }
                 }
                 let mut props = vec![Property {
@@ -300,30 +313,91 @@ impl<'a> Parser<'a> {
                     kind: NodeKind::Object(props),
                     span: Span::new(open.start, self.prev_end),
                 };
-                return lower(&node, ctx);
+                return lower(&node, ctx).map(Some);
             }
             first = false;
             let value = self.literal_value(ctx)?;
-            // A repeated key keeps its first position and takes the last value, as in JavaScript.
-            doc.insert(key, value);
+            self.scratch.pairs.push((key, value));
             self.property_tail()?;
         }
-        Ok(Bson::Document(doc))
+        Ok(None)
     }
 
     fn direct_array(&mut self, ctx: &LowerCtx) -> Result<Bson> {
         let open = self.bump()?;
         self.enter(open.span)?;
-        let mut items = Vec::new();
+        let start = self.scratch.items.len();
         let r = (|| {
             while self.element_head()? {
-                items.push(self.literal_value(ctx)?);
+                let item = self.literal_value(ctx)?;
+                self.scratch.items.push(item);
                 self.element_tail()?;
             }
             Ok(())
         })();
         self.depth -= 1;
+        // Moved out of the buffer: exactly the array's length, one allocation.
+        let items = self
+            .scratch
+            .items
+            .split_off(start.min(self.scratch.items.len()));
         r.map(|()| Bson::Array(items))
+    }
+}
+
+/// Buffers the direct reader reuses: the properties or elements read so far
+/// of the objects and arrays being read (nested ones above their parents'),
+/// and empty documents with hash tables of a few sizes.
+///
+/// Why: a configuration's documents are what every scan walks. Built key by
+/// key, a document's table and entries grow by reallocation (room for 3,
+/// then 7, ...), and the freed blocks are filled by the next documents'
+/// keys and strings, so a document's pieces end up spread over the heap,
+/// a cache miss at each in wasm (no prefetching). Built once at its final
+/// size after its values are read, each document's keys, strings, table
+/// and entries lie one after another, in the order a scan visits them.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    pairs: Vec<(String, Bson)>,
+    items: Vec<Bson>,
+    /// `tables[k]`: an empty document whose table holds `TABLE_SIZES[k]` keys.
+    tables: Vec<Document>,
+}
+
+/// How many keys a hash table of 4, 8, 16, 32, 64 buckets holds (7/8 full).
+const TABLE_SIZES: [usize; 5] = [3, 7, 14, 28, 56];
+
+impl Scratch {
+    /// A document of the properties from `start` on (left empty); a repeated
+    /// key keeps its first position and takes the last value, as in JavaScript.
+    #[inline(never)]
+    fn document(&mut self, start: usize) -> Document {
+        let n = self.pairs.len().saturating_sub(start);
+        let mut doc = match TABLE_SIZES.iter().position(|&c| c >= n) {
+            Some(k) if n > 0 => self.empty_table(k),
+            _ => Document::new(),
+        };
+        for (k, v) in self.pairs.iter_mut().skip(start) {
+            doc.insert(std::mem::take(k), std::mem::take(v));
+        }
+        doc
+    }
+
+    /// A copy of an empty document with room for `TABLE_SIZES[k]` keys: it
+    /// allocates its table at that size, and its entries at the first insert
+    /// (indexmap reserves as many entries as the table holds).
+    #[inline(never)]
+    fn empty_table(&mut self, k: usize) -> Document {
+        while self.tables.len() <= k {
+            let mut d = Document::new();
+            let size = TABLE_SIZES.get(self.tables.len()).copied().unwrap_or(0);
+            for i in 0..size {
+                d.insert(i.to_string(), Bson::Null);
+            }
+            d.clear();
+            self.tables.push(d);
+        }
+        self.tables.get(k).cloned().unwrap_or_default()
     }
 }
 

@@ -91,6 +91,8 @@ pub(crate) struct Parser<'a> {
     /// End of the last consumed token: node spans end here.
     pub(crate) prev_end: usize,
     pub(super) depth: usize,
+    /// Buffers reused while reading literals straight into BSON.
+    pub(super) scratch: super::literal::Scratch,
 }
 
 impl<'a> Parser<'a> {
@@ -103,6 +105,7 @@ impl<'a> Parser<'a> {
             tok,
             prev_end: 0,
             depth: 0,
+            scratch: Default::default(),
         })
     }
 
