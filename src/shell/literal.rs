@@ -276,6 +276,7 @@ impl<'a> Parser<'a> {
         r
     }
 
+    #[inline(never)]
     fn direct_object_body(&mut self, open: Span, ctx: &LowerCtx) -> Result<Bson> {
         let start = self.scratch.pairs.len();
         let r = self.direct_properties(open, ctx);
@@ -290,6 +291,7 @@ impl<'a> Parser<'a> {
 
     /// The properties of an object pushed on `scratch.pairs`, through its `}`;
     /// or, when the object is an Extended JSON wrapper, its value.
+    #[inline(never)]
     fn direct_properties(&mut self, open: Span, ctx: &LowerCtx) -> Result<Option<Bson>> {
         let mut first = true;
         while let Some((key, key_span)) = self.property_head()? {
