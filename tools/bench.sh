@@ -11,15 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
 
-log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-
-# Where cargo puts its output (honours CARGO_TARGET_DIR, cargo config and wrappers).
-target_dir() {
-  cargo metadata --format-version 1 --no-deps 2>/dev/null \
-    | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null \
-    || echo "${CARGO_TARGET_DIR:-target}"
-}
+# log, target_dir, the ensure_* installers, build_wasm_package, build_page.
+. tools/setup.sh
 TARGET=$(target_dir)
 OUT=${MQLPLAY_BENCH_OUT:-$TARGET/bench}
 mkdir -p "$OUT"
@@ -47,25 +40,10 @@ CARGO_TARGET_DIR="$TARGET/bench-native" cargo bench -p mqlplay-bench --bench eng
 native_build=$!
 trap 'kill "$native_build" 2>/dev/null || true' EXIT
 
-# ---- tools (idempotent; quiet when already there) ------------------------------
-WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml)
-if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-  log "installing the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown
-fi
-if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
-  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about two minutes)"
-  cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
-fi
-npm_ci() { # dir
-  if [ -f "$1/package-lock.json" ] && { [ ! -d "$1/node_modules" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; }; then
-    log "npm ci ($1/)"
-    (cd "$1" && npm ci --no-audit --no-fund --loglevel=error >&2)
-  fi
-}
-npm_ci bench
-[ -f www/package.json ] && npm_ci www
-if [ ! -x /usr/bin/chromium ] && [ -f www/index.html ]; then
+# ---- tools the harnesses need (idempotent; quiet when already there) --------------
+# wasm-bindgen-cli installs with the wasm build below (build_wasm_package), the
+# harnesses' npm packages after it.
+if [ ! -x /usr/bin/chromium ]; then
   log "installing Debian's chromium (for the page's figures)"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || true
@@ -94,21 +72,10 @@ node -e '
 ' "$OUT/meta.json"
 
 # ---- builds (release, as shipped) ---------------------------------------------------
-# The wasm package and the page, as build.sh builds them (wasm-opt when www/ has it).
-log "building the wasm engine (www/pkg, release)"
-cargo build --profile wasm-release --lib --target wasm32-unknown-unknown
-rm -rf www/pkg
-wasm-bindgen --target web --no-typescript --out-dir www/pkg "$TARGET/wasm32-unknown-unknown/wasm-release/mqlplay.wasm"
-if [ -x www/node_modules/.bin/wasm-opt ]; then
-  # The same pass as build.sh (see there why not -Oz): measure what the page ships.
-  log "wasm-opt: strip the name section, merge duplicate functions"
-  www/node_modules/.bin/wasm-opt -O0 --merge-similar-functions --duplicate-function-elimination --reorder-functions \
-    --strip-debug --strip-producers www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
-fi
-if [ -f www/package.json ] && grep -q '"build"' www/package.json; then
-  log "bundling the page (www/dist)"
-  (cd www && npm run --silent build >&2)
-fi
+# The wasm package and the page, exactly as build.sh builds them: what the page ships.
+build_wasm_package
+build_page
+ensure_npm bench
 log "waiting for the native benchmarks' build (log: $OUT/native-build.log)"
 wait "$native_build" || { tail -30 "$OUT/native-build.log" >&2; log "building the native benchmarks failed"; exit 1; }
 BENCH_EXE=$(node -e 'const s = require("fs").readFileSync(process.argv[1], "utf8");

@@ -1,0 +1,93 @@
+# Sourced by build.sh and tools/bench.sh: installing what is missing (idempotently,
+# quietly when already there) and building the page's wasm package, in one place.
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# Where cargo puts its output (honours CARGO_TARGET_DIR, cargo config and wrappers).
+target_dir() {
+  cargo metadata --format-version 1 --no-deps 2>/dev/null \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null \
+    || echo "${CARGO_TARGET_DIR:-target}"
+}
+
+WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml)
+
+ensure_wasm_target() {
+  if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    log "installing the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+}
+
+# wasm-bindgen-cli, the version Cargo.toml pins. A build tool, so built for a short build
+# rather than top speed: without TLS (its default rustls feature compiles ring's C and
+# assembly; the test runner only talks plain HTTP to a local browser driver), at opt-level 0
+# except the two crates that read and write wasm modules (opt-level 1). Measured with
+# `time cargo install` (user + sys), machine busy: 3.4 CPU-minutes, against 7.0 without TLS
+# at the default opt-level 3 and 7.0 with TLS at opt-level 1; wasm-bindgen then takes 1 s
+# instead of 0.6 on the page's module, the wasm tests' runner 8 s instead of 5 (everything
+# at opt-level 0: 2.6 CPU-minutes, but 4 s and 33 s).
+ensure_wasm_bindgen() {
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ] \
+    || ! command -v wasm-bindgen-test-runner >/dev/null; then
+    log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes)"
+    # No --locked: its lock file wants a crate version this registry lacks. Its own temporary
+    # target dir (no CARGO_TARGET_DIR), so it does not wait on the lock of a build beside it.
+    env -u CARGO_TARGET_DIR CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=false \
+      CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+      cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features \
+      --config 'profile.release.package.walrus.opt-level=1' \
+      --config 'profile.release.package.wasmparser.opt-level=1'
+  fi
+}
+
+ensure_npm() { # dir
+  if [ -f "$1/package-lock.json" ] \
+    && { [ ! -d "$1/node_modules" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; }; then
+    log "npm ci ($1/)"
+    (cd "$1" && npm ci --no-audit --no-fund --loglevel=error >&2)
+  fi
+}
+
+ensure_chromium() {
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    log "installing Debian's chromium and chromium-driver"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+}
+
+# The page's engine (www/pkg): the crate for wasm32 with the size profile, wasm-bindgen's
+# glue, then wasm-opt. On a fresh machine the engine compiles while wasm-bindgen-cli
+# installs beside it (each build has serial stretches: the other fills the second core).
+build_wasm_package() {
+  ensure_wasm_target
+  log "building the wasm engine (www/pkg)"
+  cargo build --profile wasm-release --lib --target wasm32-unknown-unknown &
+  local engine=$!
+  if ! { ensure_wasm_bindgen && ensure_npm www; }; then
+    kill "$engine" 2>/dev/null
+    return 1
+  fi
+  wait "$engine"
+  rm -rf www/pkg
+  wasm-bindgen --target web --no-typescript --out-dir www/pkg "$(target_dir)/wasm32-unknown-unknown/wasm-release/mqlplay.wasm"
+  # Strip names and producers, merge identical functions and order functions by use:
+  # rustc's opt-level z has done the size work, and -Oz or -Os on top make the gzipped
+  # module larger (measured on this tree, gzip -9: 665,757 bytes stripped only,
+  # 663,390 with these two passes, 809,358 after -Os), which is what the page downloads.
+  log "wasm-opt: strip the name section, merge duplicate functions"
+  www/node_modules/.bin/wasm-opt -O0 --merge-similar-functions --duplicate-function-elimination --reorder-functions \
+    --strip-debug --strip-producers www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
+}
+
+# The page's bundle (www/dist: CodeMirror and the page's scripts, by esbuild).
+build_page() {
+  ensure_npm www
+  log "bundling the page (www/dist)"
+  (cd www && npm run --silent build >&2)
+}
