@@ -167,24 +167,22 @@ impl Collection {
     /// others in order; returns the removed ones. Linear, unlike repeated `remove`.
     pub fn remove_many(&mut self, indexes: &[usize]) -> Vec<Document> {
         let mut removed = Vec::with_capacity(indexes.len());
-        let mut next = indexes.iter().copied().peekable();
-        let keep = self.docs.len().saturating_sub(indexes.len());
-        let mut kept = Vec::with_capacity(keep);
-        let mut kept_rids = Vec::with_capacity(keep);
         let docs = std::mem::take(&mut self.docs);
         let rids = std::mem::take(&mut self.rids);
+        let keep = docs.len().saturating_sub(indexes.len());
+        self.docs.reserve_exact(keep);
+        self.rids.reserve_exact(keep);
+        let mut next = 0;
         for (i, (doc, rid)) in docs.into_iter().zip(rids).enumerate() {
-            if next.peek() == Some(&i) {
-                next.next();
+            if indexes.get(next) == Some(&i) {
+                next += 1;
                 self.indexes.on_remove(rid, &doc);
                 removed.push(doc);
             } else {
-                kept.push(doc);
-                kept_rids.push(rid);
+                self.docs.push(doc);
+                self.rids.push(rid);
             }
         }
-        self.docs = kept;
-        self.rids = kept_rids;
         removed
     }
 
