@@ -2,9 +2,8 @@
 //! fragment as `#v1` + base64url(raw deflate(JSON)). The page (through wasm)
 //! and the CLI (`mqlplay link`, `mqlplay run --link`) both use this codec, so
 //! they agree byte for byte.
+use crate::base64::{self as b64, Alphabet, Padding};
 use crate::error::{Error, Result};
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use serde::{Deserialize, Serialize};
 
 mod json;
@@ -91,7 +90,7 @@ impl LinkState {
 pub fn encode(state: &LinkState) -> String {
     let json = state.to_json();
     let deflated = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), LEVEL);
-    format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(deflated))
+    format!("{PREFIX}{}", b64::encode(Alphabet::UrlNoPad, &deflated))
 }
 
 /// Decode a fragment (`v1…`, `#v1…`) or a whole URL holding one.
@@ -114,11 +113,12 @@ pub fn decode(link: &str) -> Result<LinkState> {
     if payload.len() > MAX_STATE_BYTES {
         return Err(bad_link("it is too long"));
     }
-    let deflated = URL_SAFE_NO_PAD.decode(payload.as_bytes()).map_err(|e| {
-        bad_link(format!(
-            "it is not valid base64url ({e}); was it cut short?"
-        ))
-    })?;
+    let deflated =
+        b64::decode(Alphabet::UrlNoPad, Padding::None, payload.as_bytes()).map_err(|e| {
+            bad_link(format!(
+                "it is not valid base64url ({e}); was it cut short?"
+            ))
+        })?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_STATE_BYTES)
         .map_err(|e| match e.status {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {

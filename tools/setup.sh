@@ -76,13 +76,17 @@ build_wasm_package() {
   wait "$engine"
   rm -rf www/pkg
   wasm-bindgen --target web --no-typescript --out-dir www/pkg "$(target_dir)/wasm32-unknown-unknown/wasm-release/mqlplay.wasm"
-  # Strip names and producers, merge identical functions and order functions by use:
-  # rustc's opt-level z has done the size work, and -Oz or -Os on top make the gzipped
-  # module larger (measured on this tree, gzip -9: 665,757 bytes stripped only,
-  # 663,390 with these two passes, 809,358 after -Os), which is what the page downloads.
-  log "wasm-opt: strip the name section, merge duplicate functions"
-  www/node_modules/.bin/wasm-opt -O0 --merge-similar-functions --duplicate-function-elimination --reorder-functions \
-    --strip-debug --strip-producers www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
+  # What the page downloads is the gzipped module. binaryen's -Oz as is makes it larger
+  # (its inlining and local-cse repeat code that gzip had compressed well: gzip -9
+  # 613,930 bytes against 598,421 for -O0), but -Oz without inlining or local-cse makes
+  # it smaller (590,309). Then merge similar and identical functions, order functions by
+  # use, strip names and producers. About 45 s (this binaryen is single-threaded JS).
+  log "wasm-opt: -Oz without inlining, merge duplicate functions, strip the name section"
+  www/node_modules/.bin/wasm-opt -Oz --always-inline-max-function-size=0 \
+    --flexible-inline-max-function-size=0 --one-caller-inline-max-function-size=0 \
+    --skip-pass=local-cse --merge-similar-functions --duplicate-function-elimination \
+    --reorder-functions --strip-debug --strip-producers \
+    www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
 }
 
 # The page's bundle (www/dist: CodeMirror and the page's scripts, by esbuild).

@@ -61,9 +61,8 @@ pub fn write_value(out: &mut String, value: &Bson) {
             );
         }
         Bson::Binary(bin) => {
-            use base64::Engine as _;
             out.push_str("{\"$binary\":{\"base64\":\"");
-            base64::engine::general_purpose::STANDARD.encode_string(&bin.bytes, out);
+            crate::base64::encode_into(crate::base64::Alphabet::Standard, &bin.bytes, out);
             let sub: u8 = bin.subtype.into();
             let _ = write!(out, "\",\"subType\":\"{sub:02x}\"}}}}");
         }

@@ -252,8 +252,7 @@ fn scalar(v: &Bson) -> String {
                     &h[20..32]
                 )
             } else {
-                use base64::Engine;
-                let b64 = base64::engine::general_purpose::STANDARD.encode(&b.bytes);
+                let b64 = crate::base64::encode(crate::base64::Alphabet::Standard, &b.bytes);
                 format!("Binary.createFromBase64('{b64}', {})", u8::from(b.subtype))
             }
         }

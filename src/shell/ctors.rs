@@ -10,7 +10,6 @@ use super::number::{
     js_number_to_string, js_parse_int, js_string_to_number, to_int32, typed_number,
 };
 use crate::error::{Error, Result};
-use base64::Engine;
 use bson::oid::ObjectId;
 use bson::spec::BinarySubtype;
 use bson::{Binary, Bson, Decimal128, Document};
@@ -375,14 +374,9 @@ fn bindata(vals: &[Bson]) -> Result<Bson> {
             "BinData: the data must be a base64 string",
         ));
     };
-    let engine = base64::engine::GeneralPurpose::new(
-        &base64::alphabet::STANDARD,
-        base64::engine::GeneralPurposeConfig::new()
-            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
-    );
+    use crate::base64::{decode, Alphabet, Padding};
     let cleaned: String = b64.chars().filter(|c| !c.is_whitespace()).collect();
-    let bytes = engine
-        .decode(cleaned)
+    let bytes = decode(Alphabet::Standard, Padding::Indifferent, cleaned.as_bytes())
         .map_err(|e| Error::bad_value(format!("BinData: invalid base64: {e}")))?;
     Ok(Bson::Binary(Binary { subtype, bytes }))
 }

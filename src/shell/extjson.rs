@@ -121,11 +121,14 @@ fn wrapper(key: &str, body: Value) -> std::result::Result<Bson, Why> {
                 .map_err(|_| invalid("decimal"))?,
         ),
         "$binary" => {
-            use base64::Engine;
+            use crate::base64::{decode, Alphabet, Padding};
             let [b64, subtype] = fields(body, ["base64", "subType"]).map_err(Why::Owned)?;
-            let bytes = base64::engine::general_purpose::STANDARD
-                .decode(string(b64)?)
-                .map_err(|_| invalid("base64"))?;
+            let bytes = decode(
+                Alphabet::Standard,
+                Padding::Canonical,
+                string(b64)?.as_bytes(),
+            )
+            .map_err(|_| invalid("base64"))?;
             let subtype = string(subtype)?;
             // One byte as two hexadecimal digits (the hex crate's decoding).
             let sub = match subtype.as_bytes() {

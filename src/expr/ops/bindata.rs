@@ -1,8 +1,8 @@
 //! `$convert` between strings and binData (MongoDB 8.0): `format` is one of
 //! base64, base64url, hex, utf8, uuid. Numeric ↔ binData (`byteOrder`) is not supported.
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/convert/
+use crate::base64::{decode, encode, Alphabet, Padding};
 use crate::error::{Error, Result};
-use base64::Engine;
 use bson::spec::BinarySubtype;
 use bson::{Binary, Bson};
 
@@ -55,12 +55,15 @@ pub(crate) fn string_to_bin(s: &str, format: Option<&str>, subtype: u8) -> Resul
         ))
     };
     let bytes = match format {
-        "base64" | "auto" => base64::engine::general_purpose::STANDARD
-            .decode(s)
-            .map_err(|_| bad())?,
-        "base64url" => base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(s.trim_end_matches('='))
-            .map_err(|_| bad())?,
+        "base64" | "auto" => {
+            decode(Alphabet::Standard, Padding::Canonical, s.as_bytes()).map_err(|_| bad())?
+        }
+        "base64url" => decode(
+            Alphabet::UrlNoPad,
+            Padding::None,
+            s.trim_end_matches('=').as_bytes(),
+        )
+        .map_err(|_| bad())?,
         "hex" => decode_hex(s).ok_or_else(bad)?,
         "utf8" => s.as_bytes().to_vec(),
         _ => {
@@ -87,8 +90,8 @@ pub(crate) fn bin_to_string(b: &Binary, format: Option<&str>) -> Result<Bson> {
     };
     let hex = |bytes: &[u8]| bytes.iter().map(|x| format!("{x:02X}")).collect::<String>();
     Ok(Bson::String(match format {
-        "base64" => base64::engine::general_purpose::STANDARD.encode(&b.bytes),
-        "base64url" => base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&b.bytes),
+        "base64" => encode(Alphabet::Standard, &b.bytes),
+        "base64url" => encode(Alphabet::UrlNoPad, &b.bytes),
         "hex" => hex(&b.bytes),
         "utf8" => String::from_utf8(b.bytes.clone())
             .map_err(|_| failure("Failed to convert binData to a UTF-8 string: invalid UTF-8"))?,
@@ -103,7 +106,7 @@ pub(crate) fn bin_to_string(b: &Binary, format: Option<&str>) -> Result<Bson> {
                 &h[20..]
             )
         }
-        "auto" => base64::engine::general_purpose::STANDARD.encode(&b.bytes),
+        "auto" => encode(Alphabet::Standard, &b.bytes),
         _ => {
             return Err(failure(
                 "Only binData of the UUID subtype (4) can be converted with the 'uuid' format",
