@@ -95,7 +95,7 @@ fn wrapper(key: &str, body: Value) -> std::result::Result<Bson, Why> {
             let [pattern, options] = fields(body, ["pattern", "options"]).map_err(Why::Owned)?;
             let (pattern, options) = (string(pattern)?, string(options)?);
             let mut chars: Vec<char> = options.chars().collect();
-            chars.sort_unstable();
+            crate::sorting::sort(&mut chars);
             Bson::RegularExpression(Regex {
                 pattern: pattern
                     .try_into()

@@ -45,7 +45,7 @@ impl ForeignIndex {
             }
         }
         if values.len() > 1 {
-            out.sort_unstable();
+            crate::sorting::sort(&mut out);
             out.dedup();
         }
         out

@@ -186,7 +186,7 @@ fn unknown_cursor_method(name: &str, span: Span) -> Error {
             .contains(m)
         })
         .collect();
-    all.sort_unstable();
+    crate::sorting::sort(&mut all);
     Error::bad_value(format!(
         "unknown cursor method {name}(); supported: {}",
         all.join(", ")

@@ -36,8 +36,14 @@ pub(crate) fn c_set_intersection(n: &'static str, a: &Bson, c: &mut Compiler) ->
     Ok(call(n, set_intersection, c.args(a)?))
 }
 
-fn to_set(items: Vec<Bson>) -> BTreeSet<OrdBson> {
-    items.into_iter().map(OrdBson).collect()
+/// `items` as a set; of equal values (`1`, `1.0`) the last one stays, as with
+/// `collect()`, which would compile one more copy of the standard sort (size).
+fn to_set(items: impl IntoIterator<Item = Bson>) -> BTreeSet<OrdBson> {
+    let mut set = BTreeSet::new();
+    for x in items {
+        set.replace(OrdBson(x));
+    }
+    set
 }
 
 fn from_set(s: BTreeSet<OrdBson>) -> Value {
@@ -172,8 +178,58 @@ fn set_intersection(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value
         let s = to_set(items);
         cur = Some(match cur {
             None => s,
-            Some(c) => c.into_iter().filter(|e| s.contains(e)).collect(),
+            Some(c) => to_set(c.into_iter().filter(|e| s.contains(e)).map(|e| e.0)),
         });
     }
     Ok(from_set(cur.unwrap_or_default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::Decimal128;
+    use std::str::FromStr;
+
+    #[test]
+    fn to_set_keeps_what_collect_keeps() {
+        let dec =
+            |s: &str| Bson::Decimal128(Decimal128::from_str(s).unwrap_or_else(|_| unreachable!()));
+        let pool = [
+            Bson::Int32(1),
+            Bson::Double(1.0),
+            Bson::Int64(1),
+            dec("1.0"),
+            Bson::Int32(2),
+            Bson::Double(2.0),
+            Bson::String("a".into()),
+            Bson::Null,
+            Bson::Double(f64::NAN),
+            dec("NaN"),
+            Bson::Double(-0.0),
+            Bson::Int32(0),
+        ];
+        let mut seed = 0x853C_49E6_748F_EA9Bu64;
+        for len in 0..40 {
+            for _ in 0..50 {
+                let items: Vec<Bson> = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        pool[(seed % pool.len() as u64) as usize].clone()
+                    })
+                    .collect();
+                let ours: Vec<Bson> = to_set(items.clone()).into_iter().map(|o| o.0).collect();
+                let theirs: Vec<Bson> = items
+                    .into_iter()
+                    .map(OrdBson)
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .map(|o| o.0)
+                    .collect();
+                // Same values, same types, same order (Bson's == tells 1 from 1.0).
+                assert_eq!(format!("{ours:?}"), format!("{theirs:?}"));
+            }
+        }
+    }
 }
