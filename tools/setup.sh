@@ -79,13 +79,14 @@ build_wasm_package() {
   # What the page downloads is the gzipped module. binaryen's -Oz as is makes it larger
   # (its inlining and local-cse repeat code that gzip had compressed well: gzip -9
   # 613,930 bytes against 598,421 for -O0), but -Oz without inlining or local-cse makes
-  # it smaller (590,309). Then merge similar and identical functions, order functions by
-  # use, strip names and producers. About 45 s (this binaryen is single-threaded JS).
+  # it smaller (590,309). Then merge similar and identical functions, strip names and
+  # producers. Functions stay in rustc's order: --reorder-functions (by use) cost 1,751
+  # bytes gzipped. About 45 s (this binaryen is single-threaded JS).
   log "wasm-opt: -Oz without inlining, merge duplicate functions, strip the name section"
   www/node_modules/.bin/wasm-opt -Oz --always-inline-max-function-size=0 \
     --flexible-inline-max-function-size=0 --one-caller-inline-max-function-size=0 \
     --skip-pass=local-cse --merge-similar-functions --duplicate-function-elimination \
-    --reorder-functions --strip-debug --strip-producers \
+    --strip-debug --strip-producers \
     www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
 }
 
