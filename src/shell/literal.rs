@@ -372,7 +372,6 @@ const TABLE_SIZES: [usize; 5] = [3, 7, 14, 28, 56];
 impl Scratch {
     /// A document of the properties from `start` on (left empty); a repeated
     /// key keeps its first position and takes the last value, as in JavaScript.
-    #[inline(never)]
     fn document(&mut self, start: usize) -> Document {
         let n = self.pairs.len().saturating_sub(start);
         let mut doc = match TABLE_SIZES.iter().position(|&c| c >= n) {
@@ -388,7 +387,6 @@ impl Scratch {
     /// A copy of an empty document with room for `TABLE_SIZES[k]` keys: it
     /// allocates its table at that size, and its entries at the first insert
     /// (indexmap reserves as many entries as the table holds).
-    #[inline(never)]
     fn empty_table(&mut self, k: usize) -> Document {
         while self.tables.len() <= k {
             let mut d = Document::new();
