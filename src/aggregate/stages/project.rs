@@ -207,7 +207,7 @@ impl Projection {
                 Ok(out)
             }
             Mode::AddFields => {
-                let mut out = doc.clone();
+                let mut out = copy_unreplaced(&self.tree, doc);
                 compute(&self.tree, &mut out, doc, scope)?;
                 Ok(out)
             }
@@ -365,6 +365,22 @@ fn include_value(tree: &Tree, v: &Bson) -> Option<Bson> {
 }
 
 /// Add the computed fields of `tree` to `out` (in spec order), reading `root`.
+/// `$addFields`' starting point: a copy of `doc` in which the fields the stage
+/// replaces as a whole hold only their place (a replaced field keeps its position),
+/// for `compute` to set or remove. Copying them would be wasted: in the sensor
+/// pipeline each `$set` replaces `totals`, an array of 24 sub-documents.
+fn copy_unreplaced(tree: &Tree, doc: &Document) -> Document {
+    let replaces = |k: &str| matches!(tree.get(k), Some(Node::Computed(_)));
+    if !doc.keys().any(|k| replaces(k)) {
+        return doc.clone();
+    }
+    let mut out = Document::new();
+    for (k, v) in doc {
+        out.insert(k.clone(), if replaces(k) { Bson::Null } else { v.clone() });
+    }
+    out
+}
+
 fn compute(tree: &Tree, out: &mut Document, root: &Document, scope: &Scope) -> Result<()> {
     for (k, node) in &tree.fields {
         match node {

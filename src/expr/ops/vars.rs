@@ -191,11 +191,15 @@ impl Special for Filter {
             if out.len() >= limit {
                 break;
             }
-            cx.set_local(self.slot, Some(item.clone()));
-            match cx.eval(&self.cond) {
+            // The element moves into its variable's slot and back out, uncopied.
+            // (Slots nested inside `cond` are other slots: this one is intact.)
+            cx.set_local(self.slot, Some(item));
+            let keep = cx.eval(&self.cond);
+            let item = cx.locals.get_mut(self.slot).and_then(Option::take);
+            match keep {
                 Ok(v) => {
                     if truthy_v(&v) {
-                        out.push(item);
+                        out.extend(item);
                     }
                 }
                 Err(e) => {
