@@ -78,15 +78,19 @@ build_wasm_package() {
   wasm-bindgen --target web --no-typescript --out-dir www/pkg "$(target_dir)/wasm32-unknown-unknown/wasm-release/mqlplay.wasm"
   # What the page downloads is the gzipped module. binaryen's -Oz as is makes it larger
   # (its inlining and local-cse repeat code that gzip had compressed well: gzip -9
-  # 613,930 bytes against 598,421 for -O0), but -Oz without inlining or local-cse makes
-  # it smaller (590,309). Then merge similar and identical functions, strip names and
-  # producers. Functions stay in rustc's order: --reorder-functions (by use) cost 1,751
-  # bytes gzipped. About 45 s (this binaryen is single-threaded JS).
-  log "wasm-opt: -Oz without inlining, merge duplicate functions, strip the name section"
-  www/node_modules/.bin/wasm-opt -Oz --always-inline-max-function-size=0 \
+  # 613,930 bytes against 598,421 for -O0), but -Oz without inlining, local-cse or
+  # merge-similar-functions makes it smaller. --low-memory-unused lets it fold constant
+  # offsets into loads and stores: true here, the stack takes the first 1 MiB from its
+  # top down (it would reach the low 1 KiB only when about to overflow) and the data
+  # follows it. Functions stay in rustc's order (--reorder-functions cost 1,751 bytes).
+  # Then strip names, producers and target features. Measured on 2979573 (gzip -9,
+  # Node zlib 9): -O0 with the old passes 594,497 / 599,137; these 581,704 / 586,931.
+  # About 45 s (this binaryen is single-threaded JS).
+  log "wasm-opt: -Oz without inlining, strip names"
+  www/node_modules/.bin/wasm-opt --low-memory-unused -Oz --always-inline-max-function-size=0 \
     --flexible-inline-max-function-size=0 --one-caller-inline-max-function-size=0 \
-    --skip-pass=local-cse --merge-similar-functions --duplicate-function-elimination \
-    --strip-debug --strip-producers \
+    --skip-pass=local-cse --skip-pass=merge-similar-functions --duplicate-function-elimination \
+    --strip-debug --strip-producers --strip-target-features \
     www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
 }
 
