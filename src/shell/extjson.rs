@@ -53,6 +53,12 @@ const WRAPPERS: [&str; 16] = [
     "$undefined",
 ];
 
+/// Whether an object whose first key is `key` is an Extended JSON v2 wrapper
+/// (the shell reader converts those only in Extended JSON mode).
+pub(crate) fn is_wrapper_key(key: &str) -> bool {
+    key.starts_with('$') && WRAPPERS.contains(&key)
+}
+
 fn map_to_bson(obj: Map<String, Value>) -> Res<Bson> {
     let Some(&key) = WRAPPERS.iter().find(|k| obj.contains_key(**k)) else {
         let mut doc = Document::new();

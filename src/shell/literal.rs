@@ -4,8 +4,9 @@
 use super::ast::{Node, NodeKind, Property};
 use super::ctors::parse_oid;
 use super::dates::parse_isodate;
+use super::extjson::is_wrapper_key;
 use super::lexer::Tok;
-use super::lower::{is_extjson_key, lower, LowerCtx};
+use super::lower::{lower, LowerCtx};
 use super::number::{js_number_to_string, number_literal, typed_number, NumLit};
 use super::parser::Parser;
 use crate::error::{Error, Result, Span};
@@ -295,7 +296,7 @@ impl<'a> Parser<'a> {
     fn direct_properties(&mut self, open: Span, ctx: &LowerCtx) -> Result<Option<Bson>> {
         let mut first = true;
         while let Some((key, key_span)) = self.property_head()? {
-            if first && ctx.extjson && is_extjson_key(&key) {
+            if first && ctx.extjson && is_wrapper_key(&key) {
                 // A wrapper: finish it as a tree and let `lower` convert it.
                 let value = self.expr()?;
                 if self.tok.is_punct("}") {

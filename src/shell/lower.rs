@@ -2,6 +2,7 @@
 //! (`ObjectId()`, `ISODate()`, `NumberLong()`...), variable references.
 use super::ast::{BinOp, Node, NodeKind, Property};
 use super::ctors;
+use super::extjson::is_wrapper_key;
 use super::number::typed_number;
 use crate::error::{Error, Result, Span};
 use bson::oid::ObjectId;
@@ -176,33 +177,10 @@ fn index_value(target: &Bson, key: &Bson) -> Result<Bson> {
     }
 }
 
-/// Extended JSON v2 wrapper keys (converted only when `ctx.extjson`).
-const EXTJSON_KEYS: &[&str] = &[
-    "$oid",
-    "$date",
-    "$numberInt",
-    "$numberLong",
-    "$numberDouble",
-    "$numberDecimal",
-    "$binary",
-    "$uuid",
-    "$regularExpression",
-    "$timestamp",
-    "$minKey",
-    "$maxKey",
-    "$symbol",
-    "$code",
-    "$undefined",
-];
-
-pub(crate) fn is_extjson_key(key: &str) -> bool {
-    key.starts_with('$') && EXTJSON_KEYS.contains(&key)
-}
-
 /// Object literal → document. JavaScript keeps a repeated key at its first
 /// position with its last value; `Document::insert` does exactly that.
 fn lower_object(props: &[Property], span: Span, ctx: &LowerCtx) -> Result<Bson> {
-    if ctx.extjson && props.first().is_some_and(|p| is_extjson_key(&p.key)) {
+    if ctx.extjson && props.first().is_some_and(|p| is_wrapper_key(&p.key)) {
         return extjson_wrapper(props, span);
     }
     let mut doc = Document::new();
@@ -223,6 +201,12 @@ fn extjson_wrapper(props: &[Property], span: Span) -> Result<Bson> {
         .map_err(|e| Error::failed_to_parse(format!("invalid Extended JSON: {e}")).at(span))
 }
 
+/// An integral double that JSON text would have written as an integer.
+fn is_json_integer(d: f64) -> bool {
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0; // 2^63
+    d.fract() == 0.0 && (-LIMIT..LIMIT).contains(&d) && !(d == 0.0 && d.is_sign_negative())
+}
+
 /// Plain JSON inside a wrapper (strings, numbers, booleans, null, nesting).
 fn to_json(node: &Node) -> Result<serde_json::Value> {
     use serde_json::Value as J;
@@ -234,6 +218,10 @@ fn to_json(node: &Node) -> Result<serde_json::Value> {
         NodeKind::Value(Bson::String(s)) => J::String(s.clone()),
         NodeKind::Value(Bson::Int32(i)) => J::from(*i),
         NodeKind::Value(Bson::Int64(i)) => J::from(*i),
+        // The reader types numbers as JavaScript does (an integer past int32 is a
+        // double); inside a wrapper they are JSON integers again, as in the text
+        // (`{"$timestamp": {"t": 4294967295, "i": 1}}`).
+        NodeKind::Value(Bson::Double(d)) if is_json_integer(*d) => J::from(*d as i64),
         NodeKind::Value(Bson::Double(d)) => serde_json::Number::from_f64(*d)
             .map(J::Number)
             .ok_or_else(bad)?,

@@ -301,3 +301,55 @@ fn dates_as_bson_reads_them() {
     }
     assert!(n > 3000 && ok > 300, "{n} {ok}");
 }
+
+/// A configuration's objects whose first key is a wrapper are read as bson reads
+/// them (the shell reader hands them to `to_bson` through `lower`).
+#[test]
+fn the_configuration_reader_converts_every_wrapper() {
+    use crate::config::parse_database;
+    use crate::shell::LowerCtx;
+    let vars = std::collections::HashMap::new();
+    let new_id = || bson::oid::ObjectId::from_bytes([0; 12]);
+    let ctx = LowerCtx {
+        vars: &vars,
+        now: bson::DateTime::from_millis(0),
+        extjson: true,
+        new_id: &new_id,
+    };
+    let mut converted = 0;
+    for key in KEYS.iter().filter(|k| super::is_wrapper_key(k)) {
+        for body in bodies() {
+            let wrapper = json!({ *key: body });
+            let Ok(expected) = Bson::try_from(wrapper.clone()) else {
+                continue;
+            };
+            if !exact_in_javascript(&wrapper) {
+                continue;
+            }
+            converted += 1;
+            let src = format!("db = {{c: [{{v: {wrapper}}}]}}");
+            let read = parse_database(&src, &ctx).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+            let v = read[0].1[0].get("v");
+            assert_eq!(format!("{v:?}"), format!("{:?}", Some(&expected)), "{src}");
+        }
+    }
+    // Every wrapper key has a valid body among `bodies()`.
+    assert!(converted >= 15, "{converted}");
+    assert!(!super::is_wrapper_key("$foo") && !super::is_wrapper_key("oid"));
+}
+
+/// Whether every number in `v` survives JavaScript's reading (doubles), as the
+/// shell reader reads them: integers past 2^53 do not.
+fn exact_in_javascript(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n.as_f64().is_some_and(|f| {
+            n.as_i64()
+                .is_none_or(|i| i as f64 as i64 == i && f.abs() <= 9_007_199_254_740_992.0)
+                && n.as_u64()
+                    .is_none_or(|u| u as f64 as u64 == u && f.abs() <= 9_007_199_254_740_992.0)
+        }),
+        Value::Array(a) => a.iter().all(exact_in_javascript),
+        Value::Object(o) => o.values().all(exact_in_javascript),
+        _ => true,
+    }
+}
