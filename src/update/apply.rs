@@ -93,7 +93,9 @@ fn apply_in_doc(
         Some(e) => Ok(e == Effect::Modified),
         None => match create(child, &here, ctx)? {
             Some(v) => {
-                if trail.is_root() && name.starts_with('$') {
+                // An upsert's insert is validated as an insert, which accepts
+                // top-level `$` fields (manual: core/dot-dollar-considerations/dollar-prefix).
+                if trail.is_root() && name.starts_with('$') && !ctx.inserting {
                     return Err(Error::new(
                         52,
                         "DollarPrefixedFieldName",

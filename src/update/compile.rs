@@ -87,6 +87,20 @@ pub fn compile_array_filters(items: &[Bson], ctx: &CompileCtx) -> Result<Vec<Arr
                 type_name(item)
             )));
         };
+        // The server parses an array filter with every special feature banned
+        // ($expr, $jsonSchema, ...) before it looks at the identifier, so parse
+        // errors come first (ParsedUpdate::parseArrayFilters).
+        if let Some(op) = banned_operator(d) {
+            return Err(Error::new(
+                224,
+                "QueryFeatureNotAllowed",
+                format!("Error parsing array filter :: caused by :: {op} is not allowed in this context"),
+            ));
+        }
+        let filter = Filter::compile(d, ctx).map_err(|e| Error {
+            message: format!("Error parsing array filter :: caused by :: {}", e.message),
+            ..e
+        })?;
         let mut names = Vec::new();
         top_level_names(d, &mut names);
         let Some(id) = names.first().cloned() else {
@@ -111,13 +125,30 @@ pub fn compile_array_filters(items: &[Bson], ctx: &CompileCtx) -> Result<Vec<Arr
                 "Found multiple array filters with the same top-level field name {id}"
             )));
         }
-        let filter = Filter::compile(d, ctx).map_err(|e| Error {
-            message: format!("Error parsing array filter :: caused by :: {}", e.message),
-            ..e
-        })?;
         out.push(ArrayFilter { id, filter });
     }
     Ok(out)
+}
+
+/// A top-level `$expr` or `$jsonSchema` (also inside `$and`/`$or`/`$nor`).
+fn banned_operator(d: &Document) -> Option<&'static str> {
+    for (k, v) in d {
+        match k.as_str() {
+            "$expr" => return Some("$expr"),
+            "$jsonSchema" => return Some("$jsonSchema"),
+            "$and" | "$or" | "$nor" => {
+                if let Bson::Array(items) = v {
+                    for item in items {
+                        if let Some(op) = item.as_document().and_then(banned_operator) {
+                            return Some(op);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The first path components of a filter's conditions, through `$and`/`$or`/`$nor`.

@@ -105,6 +105,13 @@ impl TypeSet {
                 } else {
                     match TYPE_ALIASES.iter().find(|(n, _)| n == name) {
                         Some((_, code)) => self.codes.push(*code),
+                        // "missing" is what the $type expression returns; the
+                        // server gives it its own message (matcher_type_set.cpp).
+                        None if name == "missing" => {
+                            return Err(Error::bad_value(
+                                "'missing' is not a legal type name. To query for non-existence of a field, use {$exists:false}.",
+                            ))
+                        }
                         None => {
                             return Err(Error::bad_value(format!(
                                 "Unknown type name alias: {name}"
@@ -119,6 +126,12 @@ impl TypeSet {
                     .filter(|c| TYPE_ALIASES.iter().any(|(_, k)| k == c));
                 match code {
                     Some(c) => self.codes.push(c),
+                    None if crate::value::numeric::to_i64_exact(v) == Some(0) => {
+                        return Err(Error::bad_value(format!(
+                            "Invalid numerical type code: {}. Instead use {{$exists:false}}.",
+                            crate::output::shell::inline(v)
+                        )))
+                    }
                     None => {
                         return Err(Error::bad_value(format!(
                             "Invalid numerical type code: {}",

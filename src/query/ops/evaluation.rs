@@ -108,15 +108,24 @@ pub(crate) struct Modulo {
 }
 
 impl Modulo {
+    /// Checks run in the server's order (parseMOD): element count and types
+    /// first, one element at a time, then the coercions, then the zero divisor.
     pub(crate) fn compile(arg: &Bson) -> Result<Modulo> {
         let Bson::Array(items) = arg else {
             return Err(Error::bad_value("malformed mod, needs to be an array"));
         };
-        let (d, r) = match items.as_slice() {
-            [] | [_] => return Err(Error::bad_value("malformed mod, not enough elements")),
-            [d, r] => (d, r),
-            _ => return Err(Error::bad_value("malformed mod, too many elements")),
-        };
+        let not_enough = || Error::bad_value("malformed mod, not enough elements");
+        let d = items.first().ok_or_else(not_enough)?;
+        if !is_number(d) {
+            return Err(Error::bad_value("malformed mod, divisor not a number"));
+        }
+        let r = items.get(1).ok_or_else(not_enough)?;
+        if !is_number(r) {
+            return Err(Error::bad_value("malformed mod, remainder not a number"));
+        }
+        if items.len() > 2 {
+            return Err(Error::bad_value("malformed mod, too many elements"));
+        }
         let divisor = mod_operand(d, "divisor")?;
         let remainder = mod_operand(r, "remainder")?;
         if divisor == 0 {
@@ -158,27 +167,38 @@ fn trunc_to_i64(d: f64) -> Option<i64> {
         .then_some(t as i64)
 }
 
-/// Divisor and remainder truncate toward zero; NaN/Infinity/huge values are refused.
+/// Divisor and remainder truncate toward zero, as the server's
+/// `BSONElement::tryCoerce` does: NaN/Infinity and values outside the 64-bit
+/// range are refused with its two distinct reasons.
 fn mod_operand(v: &Bson, what: &str) -> Result<i64> {
-    let invalid = || {
+    let invalid = |reason: &str| {
         Error::bad_value(format!(
-            "malformed mod, {what} value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type"
+            "malformed mod, {what} value is invalid :: caused by :: {reason}"
         ))
     };
+    const NAN_INF: &str = "Unable to coerce NaN/Inf to integral type";
+    const BOUNDS: &str = "Out of bounds coercing to integral value";
     match v {
         Bson::Int32(i) => Ok(i64::from(*i)),
         Bson::Int64(i) => Ok(*i),
-        Bson::Double(d) => trunc_to_i64(*d).ok_or_else(invalid),
+        Bson::Double(d) if !d.is_finite() => Err(invalid(NAN_INF)),
+        Bson::Double(d) => trunc_to_i64(*d).ok_or_else(|| invalid(BOUNDS)),
         Bson::Decimal128(d) => match decode_decimal(d) {
-            Dec::Finite(b) => {
-                i64::try_from(b.with_scale(0).into_bigint_and_exponent().0).map_err(|_| invalid())
-            }
-            _ => Err(invalid()),
+            Dec::Finite(b) => i64::try_from(b.with_scale(0).into_bigint_and_exponent().0)
+                .map_err(|_| invalid(BOUNDS)),
+            _ => Err(invalid(NAN_INF)),
         },
         _ => Err(Error::bad_value(format!(
             "malformed mod, {what} not a number"
         ))),
     }
+}
+
+fn is_number(v: &Bson) -> bool {
+    matches!(
+        v,
+        Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_)
+    )
 }
 
 /// `$where` and `$function` would run JavaScript, which the playground never does.
