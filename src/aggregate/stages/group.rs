@@ -228,16 +228,22 @@ pub struct SortByCount {
 
 impl SortByCount {
     pub fn compile(spec: &Bson, ctx: &CompileCtx) -> Result<SortByCount> {
-        let ok = match spec {
-            Bson::String(s) => s.starts_with('$'),
-            Bson::Document(d) => d.keys().next().is_some_and(|k| k.starts_with('$')),
-            _ => false,
-        };
-        if !ok {
-            return Err(Error::location(
-                40148,
-                "the sortByCount field must be defined as a $-prefixed path or an expression",
-            ));
+        // Three codes, by the spec's type (server document_source_sort_by_count.cpp):
+        // an object not led by a $-key 40147, a string not a $-path 40148, else 40149.
+        const MSG: &str =
+            "the sortByCount field must be defined as a $-prefixed path or an expression inside an object";
+        match spec {
+            Bson::Document(d) if !d.keys().next().is_some_and(|k| k.starts_with('$')) => {
+                return Err(Error::location(40147, MSG))
+            }
+            Bson::String(s) if !s.starts_with('$') => return Err(Error::location(40148, MSG)),
+            Bson::Document(_) | Bson::String(_) => {}
+            _ => {
+                return Err(Error::location(
+                    40149,
+                    "the sortByCount field must be specified as a string or as an object",
+                ))
+            }
         }
         Ok(SortByCount {
             key: Operand::compile(spec, ctx)?,

@@ -307,15 +307,29 @@ pub struct GraphLookup {
 
 impl GraphLookup {
     pub fn compile(spec: &Bson, ctx: &CompileCtx) -> Result<GraphLookup> {
+        // The server's lite parse checks the spec and `from` before anything else
+        // (document_source_graph_lookup.cpp LiteParsed::parse), with FailedToParse.
         let Bson::Document(d) = spec else {
-            return Err(Error::location(
-                40327,
-                format!(
-                    "the $graphLookup stage specification must be an object, but found {}",
-                    type_name(spec)
-                ),
-            ));
+            return Err(Error::failed_to_parse(format!(
+                "the $graphLookup stage specification must be an object, but found {}",
+                type_name(spec)
+            )));
         };
+        match d.get("from") {
+            None => {
+                return Err(Error::failed_to_parse(format!(
+                    "missing 'from' option to $graphLookup stage specification: {}",
+                    inline(spec)
+                )))
+            }
+            Some(Bson::String(_)) => {}
+            Some(other) => {
+                return Err(Error::failed_to_parse(format!(
+                    "$graphLookup 'from' field must be a string, but found {}",
+                    type_name(other)
+                )))
+            }
+        }
         let (mut from, mut start_with, mut connect_from, mut connect_to, mut as_field) =
             (None, None, None, None, None);
         let (mut max_depth, mut depth_field, mut restrict) = (None, None, None);
@@ -325,7 +339,7 @@ impl GraphLookup {
                 40103,
                 format!(
                     "expected string as argument for {k}, found: {}",
-                    inline(other)
+                    type_name(other)
                 ),
             )),
         };
@@ -338,28 +352,25 @@ impl GraphLookup {
                 "as" => as_field = Some(FieldPath::parse(&string(k, v)?)?),
                 "depthField" => depth_field = Some(FieldPath::parse(&string(k, v)?)?),
                 "maxDepth" => {
-                    let Some(n) = crate::value::numeric::to_f64(v) else {
+                    let Some(x) = crate::value::numeric::to_f64(v) else {
                         return Err(Error::location(
                             40100,
                             format!("maxDepth must be numeric, found type: {}", type_name(v)),
                         ));
                     };
-                    if n < 0.0 {
+                    // The server truncates to a long first (safeNumberLong), then
+                    // rejects a negative or a changed value, naming the truncation.
+                    let n = if x.is_nan() { 0 } else { x.trunc() as i64 };
+                    if n < 0 {
                         return Err(Error::location(
                             40101,
-                            format!(
-                                "maxDepth requires a nonnegative argument, found: {}",
-                                inline(v)
-                            ),
+                            format!("maxDepth requires a nonnegative argument, found: {n}"),
                         ));
                     }
-                    if n.fract() != 0.0 {
+                    if n as f64 != x {
                         return Err(Error::location(
                             40102,
-                            format!(
-                                "maxDepth could not be represented as a long long: {}",
-                                inline(v)
-                            ),
+                            format!("maxDepth could not be represented as a long long: {n}"),
                         ));
                     }
                     max_depth = Some(n as u64);
@@ -384,15 +395,18 @@ impl GraphLookup {
                 }
             }
         }
-        let missing = |what: &str| Error::location(40105, format!("{what} was not specified"));
+        let missing = || {
+            Error::location(
+                40105,
+                "$graphLookup requires 'from', 'as', 'startWith', 'connectFromField', and 'connectToField' to be specified.",
+            )
+        };
         Ok(GraphLookup {
-            from: from.ok_or_else(|| {
-                Error::failed_to_parse("must specify 'from' field for a $graphLookup")
-            })?,
-            start_with: start_with.ok_or_else(|| missing("startWith"))?,
-            connect_from: connect_from.ok_or_else(|| missing("connectFromField"))?,
-            connect_to: connect_to.ok_or_else(|| missing("connectToField"))?,
-            as_field: as_field.ok_or_else(|| missing("as"))?,
+            from: from.ok_or_else(missing)?,
+            start_with: start_with.ok_or_else(missing)?,
+            connect_from: connect_from.ok_or_else(missing)?,
+            connect_to: connect_to.ok_or_else(missing)?,
+            as_field: as_field.ok_or_else(missing)?,
             max_depth,
             depth_field,
             restrict,
@@ -416,16 +430,24 @@ impl GraphLookup {
             }
             allowed.push(d);
         }
+        // The server matches with {connectToField: {$in: frontier}} plus
+        // {connectToField: {$exists: true}} (makeMatchStageFromFrontier): a null
+        // in the frontier matches a null field, never a missing one.
         let index = {
             let mut keys: KeyMap<Vec<usize>> = KeyMap::new();
+            let mut found: Vec<Option<&Bson>> = Vec::new();
             for (i, doc) in allowed.iter().enumerate() {
-                self.connect_to.query_keys(doc, &mut |v| {
-                    let v = v.unwrap_or(&NULL);
-                    let list = keys.get_or_insert_with(v, Vec::new);
+                found.clear();
+                self.connect_to.query_keys(doc, &mut |v| found.push(v));
+                if found.iter().all(Option::is_none) {
+                    continue;
+                }
+                for v in &found {
+                    let list = keys.get_or_insert_with(v.unwrap_or(&NULL), Vec::new);
                     if list.last() != Some(&i) {
                         list.push(i);
                     }
-                });
+                }
             }
             ForeignIndex { keys }
         };
@@ -433,12 +455,12 @@ impl GraphLookup {
         for doc in docs {
             crate::budget::check()?;
             let mut frontier: Vec<Bson> = Vec::new();
-            match self.start_with.eval(&doc, scope)? {
-                Some(v) => match v.into_owned() {
+            // A missing start value looks nothing up.
+            if let Some(v) = self.start_with.eval(&doc, scope)? {
+                match v.into_owned() {
                     Bson::Array(items) => frontier.extend(items),
                     other => frontier.push(other),
-                },
-                None => frontier.push(Bson::Null),
+                }
             }
             let mut seen: KeyMap<()> = KeyMap::new();
             let mut found: Vec<Document> = Vec::new();

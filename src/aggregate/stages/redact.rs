@@ -11,11 +11,12 @@ pub struct Redact {
     expr: Expr,
 }
 
-// The variables are bound to symbols (a type user data does not produce),
-// so a plain string "keep" is not mistaken for $$KEEP.
-const DESCEND: &str = "$$DESCEND";
-const PRUNE: &str = "$$PRUNE";
-const KEEP: &str = "$$KEEP";
+// The server binds the variables to plain strings and compares the
+// expression's result with them, so a literal "keep" acts as $$KEEP
+// (document_source_redact.cpp: keepVal = Value("keep")).
+const DESCEND: &str = "descend";
+const PRUNE: &str = "prune";
+const KEEP: &str = "keep";
 
 enum Action {
     Descend,
@@ -36,9 +37,9 @@ impl Redact {
     /// The redacted document, or `None` when the whole document is pruned.
     pub fn apply(&self, doc: &Document, scope: &Scope) -> Result<Option<Document>> {
         let scope = scope.clone().with_vars(vec![
-            ("DESCEND".to_string(), Bson::Symbol(DESCEND.into())),
-            ("PRUNE".to_string(), Bson::Symbol(PRUNE.into())),
-            ("KEEP".to_string(), Bson::Symbol(KEEP.into())),
+            ("DESCEND".to_string(), Bson::String(DESCEND.into())),
+            ("PRUNE".to_string(), Bson::String(PRUNE.into())),
+            ("KEEP".to_string(), Bson::String(KEEP.into())),
         ]);
         self.level(doc, doc, &scope)
     }
@@ -48,9 +49,9 @@ impl Redact {
             .expr
             .evaluate_with_current(root, &Bson::Document(current.clone()), scope)?;
         match v {
-            Some(Bson::Symbol(s)) if s == DESCEND => Ok(Action::Descend),
-            Some(Bson::Symbol(s)) if s == PRUNE => Ok(Action::Prune),
-            Some(Bson::Symbol(s)) if s == KEEP => Ok(Action::Keep),
+            Some(Bson::String(s)) if s == DESCEND => Ok(Action::Descend),
+            Some(Bson::String(s)) if s == PRUNE => Ok(Action::Prune),
+            Some(Bson::String(s)) if s == KEEP => Ok(Action::Keep),
             other => Err(Error::location(
                 17053,
                 format!(

@@ -3,6 +3,7 @@
 //! (values relative to the current document's sortBy value, optionally in a
 //! time unit). Parsing follows window_bounds.cpp.
 use crate::error::{Error, Result};
+use crate::expr::{CompileCtx, Expr};
 use crate::output::shell::{inline, type_name};
 use crate::value::numeric::{is_number, to_f64};
 use bson::{Bson, DateTime};
@@ -93,7 +94,12 @@ impl Window {
 
     /// Parse `window: {...}`; `sort_fields` is the number of sortBy fields
     /// (None without sortBy), `ascending` whether the first is ascending.
-    pub fn parse(spec: &Bson, sort_fields: Option<usize>, ascending: bool) -> Result<Window> {
+    pub fn parse(
+        spec: &Bson,
+        sort_fields: Option<usize>,
+        ascending: bool,
+        ctx: &CompileCtx,
+    ) -> Result<Window> {
         let Bson::Document(d) = spec else {
             return Err(Error::failed_to_parse("'window' field must be an object"));
         };
@@ -131,8 +137,8 @@ impl Window {
                         Error::failed_to_parse("Numeric document-based bounds must be an integer")
                     })
             };
-            let lower = parse_bound(&lo, int)?;
-            let upper = parse_bound(&hi, int)?;
+            let lower = parse_bound(&lo, int, ctx)?;
+            let upper = parse_bound(&hi, int, ctx)?;
             let norm = |b: &Bound<i64>| match b {
                 Bound::Current => Some(0),
                 Bound::At(n) => Some(*n),
@@ -191,8 +197,8 @@ impl Window {
                 ))
             }
         };
-        let lower = parse_bound(&lo, check)?;
-        let upper = parse_bound(&hi, check)?;
+        let lower = parse_bound(&lo, check, ctx)?;
+        let upper = parse_bound(&hi, check, ctx)?;
         let val = |b: &Bound<Bson>| match b {
             Bound::Current => Some(0.0),
             Bound::At(v) => to_f64(v),
@@ -317,13 +323,26 @@ fn range_type_error(v: &Bson, unit: Option<TimeUnit>) -> Error {
     }
 }
 
-fn parse_bound<T>(v: &Bson, f: impl Fn(Bson) -> Result<T>) -> Result<Bound<T>> {
+/// A bound: "unbounded", "current", or a constant expression (folded, as the
+/// server optimizes it: window_bounds.cpp parseBound).
+fn parse_bound<T>(
+    v: &Bson,
+    f: impl Fn(Bson) -> Result<T>,
+    ctx: &CompileCtx,
+) -> Result<Bound<T>> {
     match v {
         Bson::String(s) if s == "unbounded" => Ok(Bound::Unbounded),
         Bson::String(s) if s == "current" => Ok(Bound::Current),
         Bson::String(_) => Err(Error::failed_to_parse(
             "Window bounds must be 'unbounded', 'current', or a number.",
         )),
+        Bson::Document(_) | Bson::Array(_) => {
+            let e = Expr::compile(v, ctx)?;
+            let c = e.as_constant().cloned().ok_or_else(|| {
+                Error::failed_to_parse("Window bounds expression must be a constant.")
+            })?;
+            f(c).map(Bound::At)
+        }
         other => f(other.clone()).map(Bound::At),
     }
 }

@@ -68,28 +68,68 @@ impl Func {
                     .unwrap_or_default()
             )));
         };
+        // Each server parser owns the fields next to its function: rank-style
+        // functions take none (5371601), $shift/$expMovingAvg/$linearFill/$locf
+        // no window (FailedToParse), the others an optional window
+        // (window_function_expression.h/.cpp, window_function_shift.cpp).
+        let rank_style = matches!(name.as_str(), "$rank" | "$denseRank" | "$documentNumber");
+        if rank_style && d.len() != 1 {
+            return Err(Error::location(
+                5371601,
+                "Rank style window functions take no other arguments",
+            ));
+        }
+        let windowless = match name.as_str() {
+            "$shift" => Some("$shift does not accept a 'window' field".to_string()),
+            "$expMovingAvg" => {
+                Some("$expMovingAvg must have exactly one argument that is an object".to_string())
+            }
+            "$linearFill" | "$locf" => Some(format!("'window' field is not allowed in {name}")),
+            _ => None,
+        };
+        if matches!(name.as_str(), "$derivative" | "$integral") {
+            // validateSortBy runs before anything else is parsed.
+            match sort.fields {
+                None => return Err(Error::failed_to_parse(format!("{name} requires a sortBy"))),
+                Some(1) => {}
+                Some(_) => {
+                    return Err(Error::failed_to_parse(format!(
+                        "{name} requires a non-compound sortBy"
+                    )))
+                }
+            }
+        }
         let mut window = None;
         for (k, v) in d {
+            if k == name {
+                continue;
+            }
             if k == "window" {
-                window = Some(Window::parse(v, sort.fields, sort.ascending)?);
-            } else if k != name {
+                if let Some(msg) = &windowless {
+                    return Err(Error::failed_to_parse(msg.clone()));
+                }
+                window = Some(Window::parse(v, sort.fields, sort.ascending, ctx)?);
+            } else if matches!(name.as_str(), "$derivative" | "$integral") {
                 return Err(Error::failed_to_parse(format!(
                     "{name} got unexpected argument: {k}"
+                )));
+            } else if name == "$expMovingAvg" {
+                return Err(Error::failed_to_parse(
+                    "$expMovingAvg must have exactly one argument that is an object",
+                ));
+            } else if k.starts_with('$') {
+                return Err(Error::failed_to_parse(
+                    "Cannot specify two functions in window function spec",
+                ));
+            } else {
+                return Err(Error::failed_to_parse(format!(
+                    "Window function found an unknown argument: {k}"
                 )));
             }
         }
         let single_sort = |what: &str| -> Result<()> {
             if sort.fields != Some(1) {
                 return Err(Error::location(5371602, format!("{what} {NEEDS_SORT}")));
-            }
-            Ok(())
-        };
-        let no_window = |what: &str| -> Result<()> {
-            if window.is_some() {
-                return Err(Error::location(
-                    5371601,
-                    format!("{what} does not accept a 'window' field"),
-                ));
             }
             Ok(())
         };
@@ -106,13 +146,10 @@ impl Func {
                 if !matches!(arg, Bson::Document(o) if o.is_empty()) {
                     return Err(Error::location(
                         5371603,
-                        format!("{name} must have exactly one argument that is an empty object"),
+                        format!("{name} must be specified with '{{}}' as the value"),
                     ));
                 }
-                no_window(name)?;
-                if name != "$documentNumber" {
-                    single_sort(name)?;
-                }
+                single_sort(name)?;
                 match name.as_str() {
                     "$rank" => Func::Rank,
                     "$denseRank" => Func::DenseRank,
@@ -120,28 +157,27 @@ impl Func {
                 }
             }
             "$shift" => {
-                let o = object("$shift")?;
-                no_window("$shift")?;
-                if sort.fields.is_none() {
-                    return Err(Error::failed_to_parse("$shift requires a sortBy"));
-                }
+                let Bson::Document(o) = arg else {
+                    return Err(Error::failed_to_parse(
+                        "Argument to $shift must be an object",
+                    ));
+                };
                 let mut output = None;
                 let mut by = None;
                 let mut default = Bson::Null;
                 for (k, v) in o {
                     match k.as_str() {
                         "output" => output = Some(Operand::compile(v, ctx)?),
-                        "by" => {
-                            by = Some(
-                                crate::value::numeric::to_i64_exact(v)
-                                    .filter(|_| is_number(v))
-                                    .ok_or_else(|| {
-                                        Error::failed_to_parse(
-                                            "'$shift:by' field must be an integer, but found by: ",
-                                        )
-                                    })?,
-                            )
-                        }
+                        "by" => by = Some(
+                            crate::value::numeric::to_i64_exact(v)
+                                .filter(|n| is_number(v) && i32::try_from(*n).is_ok())
+                                .ok_or_else(|| {
+                                    Error::failed_to_parse(format!(
+                                        "'$shift:by' field must be an integer, but found  by: {}",
+                                        crate::output::shell::inline(v)
+                                    ))
+                                })?,
+                        ),
                         "default" => {
                             let op = Operand::compile(v, ctx)?;
                             default =
@@ -155,26 +191,32 @@ impl Func {
                                     )),
                                 };
                         }
-                        other => {
-                            return Err(Error::failed_to_parse(format!(
-                                "Unknown argument in $shift: {other}"
-                            )))
-                        }
+                        _ => return Err(Error::failed_to_parse("Unknown argument in $shift")),
                     }
                 }
+                let output = output.ok_or_else(|| {
+                    Error::failed_to_parse("$shift requires an 'output' expression.")
+                })?;
+                let by = by.ok_or_else(|| {
+                    Error::failed_to_parse("$shift requires 'by' as an integer value.")
+                })?;
+                if sort.fields.is_none() {
+                    return Err(Error::failed_to_parse("'$shift' requires a sortBy"));
+                }
                 Func::Shift {
-                    output: output.ok_or_else(|| {
-                        Error::failed_to_parse("$shift requires an 'output' expression.")
-                    })?,
-                    by: by.ok_or_else(|| {
-                        Error::failed_to_parse("$shift requires an 'by' expression.")
-                    })?,
+                    output,
+                    by,
                     default,
                 }
             }
             "$derivative" | "$integral" => {
-                let o = object(name)?;
-                single_sort(name)?;
+                let Bson::Document(o) = arg else {
+                    return Err(Error::failed_to_parse(format!(
+                        "{name} expects an object, but got a {}: {name}: {}",
+                        crate::output::shell::type_name(arg),
+                        crate::output::shell::inline(arg)
+                    )));
+                };
                 let mut input = None;
                 let mut unit = None;
                 for (k, v) in o {
@@ -182,8 +224,9 @@ impl Func {
                         ("input", _) => input = Some(Operand::compile(v, ctx)?),
                         ("unit", Bson::String(s)) => {
                             let u = TimeUnit::parse(s)?;
+                            // 5490710 since 7.x (5490704 in 5.0): window_function_expression.h
                             unit = Some(u.millis().ok_or_else(|| {
-                                Error::location(5490704, "unit must be 'week' or smaller")
+                                Error::location(5490710, "unit must be 'week' or smaller")
                             })?);
                         }
                         ("unit", _) => {
@@ -220,7 +263,6 @@ impl Func {
             }
             "$expMovingAvg" => {
                 let o = object("$expMovingAvg")?;
-                no_window("$expMovingAvg")?;
                 if o.len() != 2 || !o.contains_key("input") {
                     return Err(Error::failed_to_parse(
                         "$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field",
@@ -269,14 +311,10 @@ impl Func {
                 Func::ExpMovingAvg { input, alpha }
             }
             "$linearFill" => {
-                no_window("$linearFill")?;
                 single_sort("$linearFill")?;
                 Func::LinearFill(Operand::compile(arg, ctx)?)
             }
-            "$locf" => {
-                no_window("$locf")?;
-                Func::Locf(Operand::compile(arg, ctx)?)
-            }
+            "$locf" => Func::Locf(Operand::compile(arg, ctx)?),
             "$covariancePop" | "$covarianceSamp" | "$minMaxScaler" | "$concatArrays"
             | "$setUnion" => {
                 return Err(Error::not_supported(format!("the {name} window function")))
