@@ -162,6 +162,30 @@ impl Expr {
         cx.eval(&self.node)
     }
 
+    /// The value of an expression that depends on no document, variable or
+    /// `$rand`, evaluated now: the server folds such operators when it
+    /// optimizes (window bounds, `$shift`'s default). `None` if not constant.
+    pub fn fold_constant(&self) -> Result<Option<Bson>> {
+        fn constant(n: &eval::Node) -> bool {
+            match n {
+                eval::Node::Const(_) => true,
+                eval::Node::Array(items) => items.iter().all(constant),
+                eval::Node::Object(fields) => fields.iter().all(|(_, n)| constant(n)),
+                eval::Node::Call(name, _, args) => *name != "$rand" && args.iter().all(constant),
+                _ => false,
+            }
+        }
+        if !constant(&self.node) {
+            return Ok(None);
+        }
+        let run = RunCtx::new(bson::DateTime::from_millis(0), 0);
+        let scope = Scope::new(&run);
+        Ok(Some(
+            self.evaluate(&Document::new(), &scope)?
+                .unwrap_or(Bson::Null),
+        ))
+    }
+
     /// The value if the expression is a constant (a literal, `$literal`, or built only of them).
     pub fn as_constant(&self) -> Option<&Bson> {
         match &self.node {

@@ -1,6 +1,5 @@
 //! `$facet`: several sub-pipelines over the same input, one output document.
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/facet/
-use crate::aggregate::path::FieldPath;
 use crate::aggregate::pipeline::{Docs, Pipeline, Place};
 use crate::engine::Database;
 use crate::error::{Error, Result};
@@ -27,12 +26,27 @@ impl Facet {
         };
         let mut facets = Vec::new();
         for (name, v) in d {
-            FieldPath::parse(name)?;
-            if name.contains('.') {
-                return Err(Error::location(
-                    40172,
-                    "facet field names may not contain '.'",
+            // A facet name is one field name (FieldPath::validateFieldName).
+            let bad = |code: i32, what: &str| {
+                Error::location(
+                    code,
+                    format!("$facet pipeline names must follow the naming rules of field path expressions. :: caused by :: {what}"),
+                )
+            };
+            if name.is_empty() {
+                return Err(bad(
+                    15998,
+                    "FieldPath field names may not be empty strings.",
                 ));
+            }
+            if name.starts_with('$') {
+                return Err(bad(
+                    16410,
+                    "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
+                ));
+            }
+            if name.contains('.') {
+                return Err(bad(16412, "FieldPath field names may not contain '.'."));
             }
             let Bson::Array(stages) = v else {
                 return Err(Error::location(
@@ -43,6 +57,16 @@ impl Facet {
                     ),
                 ));
             };
+            if let Some(bad) = stages.iter().find(|s| !matches!(s, Bson::Document(_))) {
+                return Err(Error::location(
+                    40171,
+                    format!(
+                        "elements of arrays in $facet spec must be non-empty objects, {name} argument contained an element of type {}: {}",
+                        type_name(bad),
+                        crate::output::shell::inline(bad)
+                    ),
+                ));
+            }
             facets.push((
                 name.clone(),
                 Pipeline::compile_in(stages, ctx, Place::Facet)?,

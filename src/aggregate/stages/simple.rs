@@ -8,7 +8,11 @@ use bson::{Bson, Document};
 
 /// `$limit`/`$skip` arguments: MongoDB's parseIntegerElementToNonNegativeLong.
 fn non_negative(stage: &str, code: i32, v: &Bson) -> Result<u64> {
-    let shown = format!("{stage}: {}", inline(v));
+    // The server shows the element as BSONElement::toString does: strings in double quotes.
+    let shown = match v {
+        Bson::String(s) => format!("{stage}: \"{s}\""),
+        other => format!("{stage}: {}", inline(other)),
+    };
     let err =
         |what: &str| Error::location(code, format!("invalid argument to {stage} stage: {what}"));
     let n = match v {
@@ -136,6 +140,8 @@ pub fn sample_size(spec: &Bson) -> Result<usize> {
                 "size argument to $sample must be a number",
             ));
         };
+        // The server truncates first (safeNumberLong): -0.5 is a size of 0.
+        let n = if n.is_nan() { 0.0 } else { n.trunc() };
         if n < 0.0 {
             return Err(Error::location(
                 28747,

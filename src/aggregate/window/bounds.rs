@@ -325,11 +325,7 @@ fn range_type_error(v: &Bson, unit: Option<TimeUnit>) -> Error {
 
 /// A bound: "unbounded", "current", or a constant expression (folded, as the
 /// server optimizes it: window_bounds.cpp parseBound).
-fn parse_bound<T>(
-    v: &Bson,
-    f: impl Fn(Bson) -> Result<T>,
-    ctx: &CompileCtx,
-) -> Result<Bound<T>> {
+fn parse_bound<T>(v: &Bson, f: impl Fn(Bson) -> Result<T>, ctx: &CompileCtx) -> Result<Bound<T>> {
     match v {
         Bson::String(s) if s == "unbounded" => Ok(Bound::Unbounded),
         Bson::String(s) if s == "current" => Ok(Bound::Current),
@@ -337,8 +333,7 @@ fn parse_bound<T>(
             "Window bounds must be 'unbounded', 'current', or a number.",
         )),
         Bson::Document(_) | Bson::Array(_) => {
-            let e = Expr::compile(v, ctx)?;
-            let c = e.as_constant().cloned().ok_or_else(|| {
+            let c = Expr::compile(v, ctx)?.fold_constant()?.ok_or_else(|| {
                 Error::failed_to_parse("Window bounds expression must be a constant.")
             })?;
             f(c).map(Bound::At)

@@ -8,7 +8,10 @@ use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::query::sort::SortSpec;
-use crate::value::numeric::{is_number, to_f64};
+use crate::value::numeric::{
+    dec_bson, dec_to_f64, f64_to_dec, f64_to_dec15, is_number, round_sig, to_dec, to_f64, Dec,
+    DEC_DIGITS,
+};
 use bson::{Bson, Document};
 use std::cmp::Ordering;
 
@@ -35,7 +38,8 @@ pub enum Func {
     },
     ExpMovingAvg {
         input: Operand,
-        alpha: f64,
+        /// Decimal128, as the server computes (accumulator_exp_moving_avg.cpp).
+        alpha: bigdecimal::BigDecimal,
     },
     LinearFill(Operand),
     Locf(Operand),
@@ -168,28 +172,30 @@ impl Func {
                 for (k, v) in o {
                     match k.as_str() {
                         "output" => output = Some(Operand::compile(v, ctx)?),
-                        "by" => by = Some(
-                            crate::value::numeric::to_i64_exact(v)
-                                .filter(|n| is_number(v) && i32::try_from(*n).is_ok())
-                                .ok_or_else(|| {
-                                    Error::failed_to_parse(format!(
+                        "by" => {
+                            by = Some(
+                                crate::value::numeric::to_i64_exact(v)
+                                    .filter(|n| is_number(v) && i32::try_from(*n).is_ok())
+                                    .ok_or_else(|| {
+                                        Error::failed_to_parse(format!(
                                         "'$shift:by' field must be an integer, but found  by: {}",
                                         crate::output::shell::inline(v)
                                     ))
-                                })?,
-                        ),
+                                    })?,
+                            )
+                        }
                         "default" => {
                             let op = Operand::compile(v, ctx)?;
-                            default =
-                                match &op {
-                                    Operand::Const(c) => c.clone(),
-                                    Operand::Expr(e) if e.as_constant().is_some() => {
-                                        e.as_constant().cloned().unwrap_or(Bson::Null)
-                                    }
-                                    _ => return Err(Error::failed_to_parse(
-                                        "'$shift:default' expression must yield a constant value.",
-                                    )),
-                                };
+                            let folded = match &op {
+                                Operand::Const(c) => Some(c.clone()),
+                                Operand::Expr(e) => e.fold_constant()?,
+                                _ => None,
+                            };
+                            default = folded.ok_or_else(|| {
+                                Error::failed_to_parse(
+                                    "'$shift:default' expression must yield a constant value.",
+                                )
+                            })?;
                         }
                         _ => return Err(Error::failed_to_parse("Unknown argument in $shift")),
                     }
@@ -291,18 +297,27 @@ impl Func {
                             "'N' must be greater than zero. Got {f}"
                         )));
                     }
-                    2.0 / (f + 1.0)
+                    // Decimal128(2).divide(Decimal128(N + 1)), 34 digits.
+                    round_sig(
+                        &(bigdecimal::BigDecimal::from(2)
+                            / bigdecimal::BigDecimal::from(f as i64 + 1)),
+                        DEC_DIGITS,
+                    )
                 } else if let Some(a) = o.get("alpha") {
                     let Some(f) = to_f64(a).filter(|_| is_number(a)) else {
                         return Err(Error::failed_to_parse("'alpha' must be a number"));
                     };
-                    if f <= 0.0 || f >= 1.0 {
+                    if !(f > 0.0 && f < 1.0) {
                         return Err(Error::failed_to_parse(format!(
                             "'alpha' must be between 0 and 1 (exclusive), found alpha: {}",
                             crate::output::shell::inline(a)
                         )));
                     }
-                    f
+                    // BSONElement::numberDecimal(): a double to 15 digits.
+                    match a {
+                        Bson::Double(x) => dec_finite(f64_to_dec15(*x)),
+                        other => dec_finite(to_dec(other).unwrap_or(Dec::NaN)),
+                    }
                 } else {
                     return Err(Error::failed_to_parse(
                         "Got unrecognized field in $expMovingAvg$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field",
@@ -456,30 +471,39 @@ impl Func {
                 }
             }
             Func::ExpMovingAvg { input, alpha } => {
-                let mut cur: Option<f64> = None;
+                // Decimal128 arithmetic (34 digits), a double result unless a
+                // decimal was seen so far (accumulator_exp_moving_avg.cpp).
+                let rest = round_sig(&(bigdecimal::BigDecimal::from(1) - alpha), DEC_DIGITS);
+                let alpha_f = dec_to_f64(&Dec::Finite(alpha.clone()));
+                let mut cur: Option<Dec> = None;
                 let mut dec = false;
                 for d in docs {
                     let v = input.eval(d, scope)?;
-                    match v.as_deref() {
-                        Some(x) if is_number(x) => {
-                            dec |= matches!(x, Bson::Decimal128(_));
-                            let x = to_f64(x).unwrap_or(0.0);
-                            cur = Some(match cur {
-                                None => x,
-                                Some(c) => x * alpha + c * (1.0 - alpha),
-                            });
-                            out.push(cur.map(Bson::Double));
-                        }
-                        // Non-numeric input is ignored: the current average (or null).
-                        _ => out.push(Some(cur.map_or(Bson::Null, Bson::Double))),
+                    if let Some(x) = v.as_deref().filter(|x| is_number(x)) {
+                        dec |= matches!(x, Bson::Decimal128(_));
+                        // coerceToDecimal: a double to 15 digits.
+                        let x = match x {
+                            Bson::Double(f) => f64_to_dec15(*f),
+                            other => to_dec(other).unwrap_or(Dec::NaN),
+                        };
+                        cur = Some(match (cur.take(), x) {
+                            (None, x) => x,
+                            (Some(Dec::Finite(c)), Dec::Finite(x)) => {
+                                let a = round_sig(&(x * alpha), DEC_DIGITS);
+                                let b = round_sig(&(c * &rest), DEC_DIGITS);
+                                Dec::Finite(round_sig(&(a + b), DEC_DIGITS))
+                            }
+                            // NaN and infinities: double arithmetic gives the same class.
+                            (Some(c), x) => f64_to_dec(
+                                dec_to_f64(&x) * alpha_f + dec_to_f64(&c) * (1.0 - alpha_f),
+                            ),
+                        });
                     }
-                }
-                if dec {
-                    for v in out.iter_mut() {
-                        if let Some(Bson::Double(f)) = v {
-                            *v = Some(crate::aggregate::numbers::f64_to_decimal(*f));
-                        }
-                    }
+                    out.push(Some(match &cur {
+                        None => Bson::Null,
+                        Some(c) if dec => dec_bson(c),
+                        Some(c) => Bson::Double(dec_to_f64(c)),
+                    }));
                 }
             }
             Func::Locf(op) => {
@@ -655,4 +679,12 @@ fn integral(
         Some(ms) => Bson::Double(to_f64(&total).unwrap_or(0.0) / ms as f64),
         None => total,
     })
+}
+
+/// A finite decimal, or zero (callers have checked the value is a number in range).
+fn dec_finite(d: Dec) -> bigdecimal::BigDecimal {
+    match d {
+        Dec::Finite(b) => b,
+        _ => bigdecimal::BigDecimal::from(0),
+    }
 }
