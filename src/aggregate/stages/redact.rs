@@ -56,7 +56,12 @@ impl Redact {
                 17053,
                 format!(
                     "$redact's expression should not return anything aside from the variables $$KEEP, $$DESCEND, and $$PRUNE, but returned {}",
-                    other.as_ref().map_or("MISSING".to_string(), inline)
+                    // Value::toString: strings in double quotes, missing as MISSING.
+                    match &other {
+                        None => "MISSING".to_string(),
+                        Some(Bson::String(s)) => format!("\"{s}\""),
+                        Some(v) => inline(v),
+                    }
                 ),
             )),
         }
