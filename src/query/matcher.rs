@@ -94,9 +94,19 @@ impl Node {
             Node::True => true,
             Node::False => false,
             Node::And(children) => {
+                // The server sorts an `$and`'s children by (match type, path)
+                // and the last child to record an array position wins: the
+                // manual's "update with multiple array matches" example.
+                let mut winner: Option<&Node> = None;
                 for c in children {
-                    if !c.matches(root, scope, pos)? {
+                    let mut at = None;
+                    if !c.matches(root, scope, &mut at)? {
                         return Ok(false);
+                    }
+                    if at.is_some() && winner.is_none_or(|w| w.canonical_key() <= c.canonical_key())
+                    {
+                        winner = Some(c);
+                        *pos = at;
                     }
                 }
                 true
@@ -170,16 +180,97 @@ impl Node {
     }
 }
 
-/// One child stays itself; several become `$and`.
-pub(crate) fn and(mut children: Vec<Node>) -> Node {
-    if children.len() == 1 {
-        children.pop().unwrap_or(Node::True)
+/// One child stays itself; several become `$and`. Nested `$and`s are
+/// flattened in order, as the server's optimizer does, so every child takes
+/// part in the positional ordering above.
+pub(crate) fn and(children: Vec<Node>) -> Node {
+    let mut flat = Vec::with_capacity(children.len());
+    for c in children {
+        match c {
+            Node::And(inner) => flat.extend(inner),
+            other => flat.push(other),
+        }
+    }
+    if flat.len() == 1 {
+        flat.pop().unwrap_or(Node::True)
     } else {
-        Node::And(children)
+        Node::And(flat)
+    }
+}
+
+/// The server's `MatchExpression::MatchType` order
+/// (src/mongo/db/matcher/expression.h), by which `sortTree` orders an `$and`.
+pub(crate) mod match_type {
+    pub const AND: u8 = 0;
+    pub const OR: u8 = 1;
+    pub const ELEM_MATCH_OBJECT: u8 = 2;
+    pub const ELEM_MATCH_VALUE: u8 = 3;
+    pub const SIZE: u8 = 4;
+    pub const EQ: u8 = 5;
+    pub const LTE: u8 = 6;
+    pub const LT: u8 = 7;
+    pub const GT: u8 = 8;
+    pub const GTE: u8 = 9;
+    pub const REGEX: u8 = 10;
+    pub const MOD: u8 = 11;
+    pub const EXISTS: u8 = 12;
+    pub const MATCH_IN: u8 = 13;
+    pub const BITS_ALL_SET: u8 = 14;
+    pub const BITS_ALL_CLEAR: u8 = 15;
+    pub const BITS_ANY_SET: u8 = 16;
+    pub const BITS_ANY_CLEAR: u8 = 17;
+    pub const NOT: u8 = 19;
+    pub const NOR: u8 = 20;
+    pub const TYPE_OPERATOR: u8 = 21;
+    pub const EXPRESSION: u8 = 24;
+    pub const ALWAYS_FALSE: u8 = 25;
+    pub const ALWAYS_TRUE: u8 = 26;
+    /// `$jsonSchema` compiles to internal expressions, after all of these.
+    pub const INTERNAL_SCHEMA: u8 = 27;
+}
+
+impl Node {
+    /// (match type, path): the key `matchExpressionComparator` sorts an
+    /// `$and`'s children by. Only children that record an array position are
+    /// ever compared, so deeper tie-breaks do not matter.
+    fn canonical_key(&self) -> (u8, &str) {
+        use match_type::*;
+        match self {
+            Node::True => (ALWAYS_TRUE, ""),
+            Node::False => (ALWAYS_FALSE, ""),
+            Node::And(_) => (AND, ""),
+            Node::Or(_) => (OR, ""),
+            Node::Nor(_) => (NOR, ""),
+            Node::Not(_) => (NOT, ""),
+            Node::Path { path, pred } => (pred.match_type(), path.dotted()),
+            Node::Expr(_) => (EXPRESSION, ""),
+            Node::Schema(_) => (INTERNAL_SCHEMA, ""),
+        }
     }
 }
 
 impl Pred {
+    /// The server's match type of this predicate once optimized (a one-value
+    /// `$in` is an equality, a one-regex `$in` a regex).
+    fn match_type(&self) -> u8 {
+        use match_type::*;
+        match self {
+            Pred::Cmp(c) => c.match_type(),
+            Pred::In(set) => set.match_type(),
+            Pred::Regex(_) => REGEX,
+            Pred::Exists => EXISTS,
+            Pred::Type(_) => TYPE_OPERATOR,
+            Pred::Mod(_) => MOD,
+            Pred::Bits(b) => b.match_type(),
+            Pred::Size(_) => SIZE,
+            Pred::ElemMatchObject(_) => ELEM_MATCH_OBJECT,
+            Pred::ElemMatchValue(_) => ELEM_MATCH_VALUE,
+            Pred::And(_) => AND,
+            Pred::Not(_) => NOT,
+            Pred::Never => ALWAYS_FALSE,
+        }
+    }
+
     /// How an array at the end of the path is presented to this predicate.
     fn leaf_arrays(&self) -> LeafArrays {
         match self {

@@ -97,6 +97,17 @@ impl Bits {
         })
     }
 
+    /// The server's match type (for ordering an `$and`, see `matcher::match_type`).
+    pub(crate) fn match_type(&self) -> u8 {
+        use crate::query::matcher::match_type::*;
+        match self.op {
+            BitOp::AllSet => BITS_ALL_SET,
+            BitOp::AllClear => BITS_ALL_CLEAR,
+            BitOp::AnySet => BITS_ANY_SET,
+            BitOp::AnyClear => BITS_ANY_CLEAR,
+        }
+    }
+
     pub(crate) fn matches(&self, v: &Bson) -> bool {
         let n: i64 = match v {
             Bson::Binary(bin) => return self.test_bytes(&bin.bytes),

@@ -64,6 +64,18 @@ impl Cmp {
         })
     }
 
+    /// The server's match type (for ordering an `$and`, see `matcher::match_type`).
+    pub(crate) fn match_type(&self) -> u8 {
+        use crate::query::matcher::match_type::*;
+        match self.op {
+            CmpOp::Eq => EQ,
+            CmpOp::Lt => LT,
+            CmpOp::Lte => LTE,
+            CmpOp::Gt => GT,
+            CmpOp::Gte => GTE,
+        }
+    }
+
     /// Inlined into the matcher's per-document path (see `Pred::matches`).
     #[inline(always)]
     pub(crate) fn matches(&self, v: Option<&Bson>) -> bool {
@@ -168,6 +180,17 @@ impl InSet {
             regexes,
             has_null,
         })
+    }
+
+    /// The server's match type once optimized: a one-value `$in` is an
+    /// equality and a one-regex `$in` a regex (InMatchExpression::getOptimizer).
+    pub(crate) fn match_type(&self) -> u8 {
+        use crate::query::matcher::match_type::*;
+        match (self.values.len(), self.regexes.len()) {
+            (1, 0) => EQ,
+            (0, 1) => REGEX,
+            _ => MATCH_IN,
+        }
     }
 
     pub(crate) fn matches(&self, v: Option<&Bson>) -> bool {

@@ -3,7 +3,7 @@
 use super::evaluation::RegexPred;
 use crate::error::{Error, Result};
 use crate::query::filter::{Level, Parser};
-use crate::query::matcher::{Node, Pred};
+use crate::query::matcher::{and, Node, Pred};
 use bson::Bson;
 
 /// `$and/$or/$nor: [query, ...]`: a non-empty array of documents.
@@ -24,7 +24,7 @@ pub(crate) fn compile_tree(parser: &Parser, name: &str, arg: &Bson, level: Level
         children.push(parser.parse_doc(d, level)?);
     }
     Ok(match name {
-        "$and" => Node::And(children),
+        "$and" => and(children),
         "$or" => Node::Or(children),
         _ => Node::Nor(children),
     })
