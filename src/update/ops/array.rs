@@ -138,7 +138,9 @@ impl Push {
                 None => len,
                 Some(p) if p > len => len,
                 Some(p) if p >= 0 => p,
-                Some(p) if -p < len => len + p,
+                // i64::MIN has no negation: it counts past the front like any
+                // other large negative position.
+                Some(p) if p.checked_neg().is_some_and(|n| n < len) => len + p,
                 Some(_) => 0,
             };
             let at = usize::try_from(at).unwrap_or(0).min(arr.len());
@@ -435,6 +437,18 @@ mod tests {
                 bson!([{"s": 5}, {"s": 3}])
             ),
             bson!([{"s": 3}, {"s": 5}])
+        );
+        // The extreme 64-bit positions and slices do not overflow.
+        assert_eq!(
+            push(
+                bson!({"$each": [9], "$position": i64::MIN, "$slice": i64::MIN}),
+                bson!([1, 2])
+            ),
+            bson!([9, 1, 2])
+        );
+        assert_eq!(
+            push(bson!({"$each": [9], "$position": i64::MAX}), bson!([1])),
+            bson!([1, 9])
         );
         let mut a = vec![bson!(1), bson!(2.0)];
         assert!(!add_to_set(&mut a, &[bson!(2)]));
