@@ -256,24 +256,33 @@ impl Window {
                 };
                 let lo = self.edge(lower, cur, *unit)?;
                 let hi = self.edge(upper, cur, *unit)?;
-                let mut first = None;
-                let mut last = None;
-                for (j, k) in keys.iter().enumerate() {
-                    let Some(k) = k else {
-                        return Err(range_type_error(&Bson::Null, *unit));
-                    };
-                    let above = lo
-                        .as_ref()
-                        .is_none_or(|l| cmp_key(k, l) != std::cmp::Ordering::Less);
-                    let below = hi
-                        .as_ref()
-                        .is_none_or(|h| cmp_key(k, h) != std::cmp::Ordering::Greater);
-                    if above && below {
-                        first.get_or_insert(j);
-                        last = Some(j);
-                    }
+                if let Some(k) = keys
+                    .iter()
+                    .find_map(|k| k.as_ref().map_or(Some(&Bson::Null), |_| None))
+                {
+                    return Err(range_type_error(k, *unit));
                 }
-                Ok(first.zip(last))
+                // "current" is the current document itself, not the documents tying
+                // with it, unlike 0 (partition_iterator.cpp getEndpointsRangeBased).
+                let first = match lower {
+                    Bound::Current => Some(i),
+                    _ => keys.iter().position(|k| {
+                        k.as_ref().is_some_and(|k| {
+                            lo.as_ref()
+                                .is_none_or(|l| cmp_key(k, l) != std::cmp::Ordering::Less)
+                        })
+                    }),
+                };
+                let last = match upper {
+                    Bound::Current => Some(i),
+                    _ => keys.iter().rposition(|k| {
+                        k.as_ref().is_some_and(|k| {
+                            hi.as_ref()
+                                .is_none_or(|h| cmp_key(k, h) != std::cmp::Ordering::Greater)
+                        })
+                    }),
+                };
+                Ok(first.zip(last).filter(|(f, l)| f <= l))
             }
         }
     }
@@ -291,6 +300,10 @@ impl Window {
                 Ok(u.add(*d, n).map(Bson::DateTime))
             }
             (Some(u), other) => Err(range_type_error(other, Some(u))),
+            (None, Bson::DateTime(_)) => Err(Error::location(
+                5429413,
+                "Invalid range: For windows that involve date or time ranges, a unit must be provided.",
+            )),
             (None, c) if is_number(c) => Ok(Some(Bson::Double(
                 to_f64(c).unwrap_or(0.0) + to_f64(off).unwrap_or(0.0),
             ))),
