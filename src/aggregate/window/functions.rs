@@ -433,10 +433,13 @@ impl Func {
             } => {
                 for i in 0..n {
                     let j = i as i64 + by;
+                    // A missing output in the shifted document also gives the
+                    // default (server jstests setWindowFields/shift.js).
                     let v = match usize::try_from(j).ok().and_then(|j| docs.get(j)) {
-                        Some(d) => output.eval_owned(d, scope)?.unwrap_or(Bson::Null),
-                        None => default.clone(),
+                        Some(d) => output.eval_owned(d, scope)?,
+                        None => None,
                     };
+                    let v = v.unwrap_or_else(|| default.clone());
                     out.push(Some(v));
                 }
             }
