@@ -322,6 +322,16 @@ impl GraphLookup {
                     inline(spec)
                 )))
             }
+            Some(Bson::String(s)) if s.is_empty() => {
+                return Err(Error::new(
+                    73,
+                    "InvalidNamespace",
+                    format!(
+                        "invalid $graphLookup namespace: {}.",
+                        crate::engine::DB_NAME
+                    ),
+                ))
+            }
             Some(Bson::String(_)) => {}
             Some(other) => {
                 return Err(Error::failed_to_parse(format!(
