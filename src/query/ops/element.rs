@@ -129,13 +129,13 @@ impl TypeSet {
                     None if crate::value::numeric::to_i64_exact(v) == Some(0) => {
                         return Err(Error::bad_value(format!(
                             "Invalid numerical type code: {}. Instead use {{$exists:false}}.",
-                            crate::output::shell::inline(v)
+                            printf_g(as_double(v))
                         )))
                     }
                     None => {
                         return Err(Error::bad_value(format!(
                             "Invalid numerical type code: {}",
-                            crate::output::shell::inline(v)
+                            printf_g(as_double(v))
                         )))
                     }
                 }
@@ -151,5 +151,70 @@ impl TypeSet {
 
     pub(crate) fn matches(&self, v: &Bson) -> bool {
         (self.numbers && crate::value::numeric::is_number(v)) || self.codes.contains(&type_code(v))
+    }
+}
+
+/// The number as `BSONElement::number()` gives it (a double).
+fn as_double(v: &Bson) -> f64 {
+    match v {
+        Bson::Int32(i) => f64::from(*i),
+        Bson::Int64(i) => *i as f64,
+        Bson::Double(d) => *d,
+        Bson::Decimal128(d) => d.to_string().parse().unwrap_or(f64::NAN),
+        _ => 0.0,
+    }
+}
+
+/// A double as the server's `StringBuilder` prints it: C's `%g` (six
+/// significant digits, exponent form outside 1e-4..1e6).
+fn printf_g(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".to_string();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.to_string();
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0" } else { "0" }.to_string();
+    }
+    let sci = format!("{x:.5e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let trim = |s: &str| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(mantissa), exp.abs())
+    } else {
+        let decimals = usize::try_from(5 - exp).unwrap_or(0);
+        trim(&format!("{x:.decimals$}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printf_g;
+
+    #[test]
+    fn printf_g_matches_c() {
+        for (x, s) in [
+            (99.0, "99"),
+            (2.5, "2.5"),
+            (1e20, "1e+20"),
+            (12345678.0, "1.23457e+07"),
+            (123456.0, "123456"),
+            (0.0001, "0.0001"),
+            (0.00001234, "1.234e-05"),
+            (-0.0, "-0"),
+            (-2.0, "-2"),
+            (f64::NAN, "nan"),
+        ] {
+            assert_eq!(printf_g(x), s, "{x}");
+        }
     }
 }
