@@ -154,7 +154,8 @@ impl<'c> Compiler<'c> {
             "CURRENT" => Ok(Node::Var(VarRef::Current, path)),
             "REMOVE" => Ok(Node::Missing),
             "NOW" => Ok(Node::Var(VarRef::Now, path)),
-            "CLUSTER_TIME" | "SEARCH_META" | "USER_ROLES" | "SEARCH_SCORE" => Err(
+            "CLUSTER_TIME" => Ok(Node::Var(VarRef::ClusterTime, path)),
+            "SEARCH_META" | "USER_ROLES" | "SEARCH_SCORE" => Err(
                 Error::not_supported(format!("the system variable $${name}")),
             ),
             _ if self.user.iter().any(|u| u == name) => {

@@ -35,6 +35,9 @@ pub(crate) enum VarRef {
     /// A user variable bound in the `Scope` (the `let` option).
     User(String),
     Now,
+    /// `$$CLUSTER_TIME`: the run's clock as a timestamp, the value
+    /// `$currentDate: {$type: "timestamp"}` stores.
+    ClusterTime,
 }
 
 #[derive(Clone, Debug)]
@@ -124,6 +127,17 @@ impl<'a> Cx<'a> {
             VarRef::Now => {
                 if p.is_empty() {
                     Some(Bson::DateTime(self.scope.run.now))
+                } else {
+                    None
+                }
+            }
+            VarRef::ClusterTime => {
+                if p.is_empty() {
+                    let secs = self.scope.run.now.timestamp_millis().div_euclid(1000);
+                    Some(Bson::Timestamp(bson::Timestamp {
+                        time: u32::try_from(secs).unwrap_or(0),
+                        increment: 1,
+                    }))
                 } else {
                     None
                 }
