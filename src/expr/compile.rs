@@ -155,9 +155,9 @@ impl<'c> Compiler<'c> {
             "REMOVE" => Ok(Node::Missing),
             "NOW" => Ok(Node::Var(VarRef::Now, path)),
             "CLUSTER_TIME" => Ok(Node::Var(VarRef::ClusterTime, path)),
-            "SEARCH_META" | "USER_ROLES" | "SEARCH_SCORE" => Err(
-                Error::not_supported(format!("the system variable $${name}")),
-            ),
+            "SEARCH_META" | "USER_ROLES" | "SEARCH_SCORE" => Err(Error::not_supported(format!(
+                "the system variable $${name}"
+            ))),
             _ if self.user.iter().any(|u| u == name) => {
                 Ok(Node::Var(VarRef::User(name.to_string()), path))
             }
