@@ -122,7 +122,27 @@ fn decimal_arith(op: Arith, a: &Bson, b: &Bson) -> Option<Bson> {
                 Dec::Inf(p == q.is_positive())
             }
         }
-        (Arith::Mul, Dec::Finite(p), Dec::Finite(q)) => Dec::Finite(p * q),
+        (Arith::Mul, Dec::Finite(p), Dec::Finite(q)) => {
+            let r = &p * &q;
+            if r.is_zero() {
+                // IEEE 754 decimal multiplication keeps a zero's exponent (the
+                // sum of the operands') and sign (their XOR): $mul of a missing
+                // field by 1.25 stores 0.00, by -1.5 stores -0.0.
+                use bigdecimal::Signed;
+                let scale = p.as_bigint_and_exponent().1 + q.as_bigint_and_exponent().1;
+                let sign = if p.is_negative() != q.is_negative() {
+                    "-"
+                } else {
+                    ""
+                };
+                let text = format!("{sign}0E{}", -scale);
+                return Some(Bson::Decimal128(
+                    Decimal128::from_str(&text)
+                        .unwrap_or_else(|_| dec_to_decimal128(&Dec::Finite(r))),
+                ));
+            }
+            Dec::Finite(r)
+        }
     };
     Some(Bson::Decimal128(dec_to_decimal128(&r)))
 }
@@ -151,6 +171,14 @@ pub fn zero_like(operand: &Bson) -> Bson {
 mod tests {
     use super::*;
     use bson::bson;
+
+    #[test]
+    fn decimal_zero_products_keep_exponent_and_sign() {
+        let d = |s: &str| Bson::Decimal128(s.parse().unwrap());
+        assert_eq!(zero_like(&d("1.25")).to_string(), d("0.00").to_string());
+        assert_eq!(zero_like(&d("-1.5")).to_string(), d("-0.0").to_string());
+        assert_eq!(zero_like(&d("100")).to_string(), d("0").to_string());
+    }
 
     #[test]
     fn promotion() {
