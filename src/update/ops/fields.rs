@@ -112,7 +112,19 @@ fn decimal_arith(op: Arith, a: &Bson, b: &Bson) -> Option<Bson> {
             }
         }
         (Arith::Add, Dec::Inf(p), _) | (Arith::Add, _, Dec::Inf(p)) => Dec::Inf(p),
-        (Arith::Add, Dec::Finite(p), Dec::Finite(q)) => Dec::Finite(p + q),
+        (Arith::Add, Dec::Finite(p), Dec::Finite(q)) => {
+            let r = &p + &q;
+            if r.is_zero() {
+                // An exact zero sum keeps the smaller exponent and is positive
+                // (IEEE 754, rounding to nearest): -1.5 + 1.5 = 0.0.
+                let scale = p
+                    .as_bigint_and_exponent()
+                    .1
+                    .max(q.as_bigint_and_exponent().1);
+                return Some(Bson::Decimal128(zero_decimal(scale, false, &r)));
+            }
+            Dec::Finite(r)
+        }
         (Arith::Mul, Dec::Inf(p), Dec::Inf(q)) => Dec::Inf(p == q),
         (Arith::Mul, Dec::Inf(p), Dec::Finite(q)) | (Arith::Mul, Dec::Finite(q), Dec::Inf(p)) => {
             use bigdecimal::Signed;
@@ -130,21 +142,20 @@ fn decimal_arith(op: Arith, a: &Bson, b: &Bson) -> Option<Bson> {
                 // field by 1.25 stores 0.00, by -1.5 stores -0.0.
                 use bigdecimal::Signed;
                 let scale = p.as_bigint_and_exponent().1 + q.as_bigint_and_exponent().1;
-                let sign = if p.is_negative() != q.is_negative() {
-                    "-"
-                } else {
-                    ""
-                };
-                let text = format!("{sign}0E{}", -scale);
-                return Some(Bson::Decimal128(
-                    Decimal128::from_str(&text)
-                        .unwrap_or_else(|_| dec_to_decimal128(&Dec::Finite(r))),
-                ));
+                let negative = p.is_negative() != q.is_negative();
+                return Some(Bson::Decimal128(zero_decimal(scale, negative, &r)));
             }
             Dec::Finite(r)
         }
     };
     Some(Bson::Decimal128(dec_to_decimal128(&r)))
+}
+
+/// A decimal zero with `scale` fractional digits (`0E-scale`), signed.
+fn zero_decimal(scale: i64, negative: bool, fallback: &BigDecimal) -> Decimal128 {
+    let sign = if negative { "-" } else { "" };
+    Decimal128::from_str(&format!("{sign}0E{}", -scale))
+        .unwrap_or_else(|_| dec_to_decimal128(&Dec::Finite(fallback.clone())))
 }
 
 pub fn dec_to_decimal128(d: &Dec) -> Decimal128 {
@@ -178,6 +189,10 @@ mod tests {
         assert_eq!(zero_like(&d("1.25")).to_string(), d("0.00").to_string());
         assert_eq!(zero_like(&d("-1.5")).to_string(), d("-0.0").to_string());
         assert_eq!(zero_like(&d("100")).to_string(), d("0").to_string());
+        assert_eq!(
+            arith(Arith::Add, &d("-1.5"), &d("1.50")).map(|b| b.to_string()),
+            Some(d("0.00").to_string())
+        );
     }
 
     #[test]
