@@ -62,6 +62,12 @@ impl Filter {
     pub fn upsert_seed(&self) -> Result<Document> {
         upsert::seed(&self.equalities)
     }
+
+    /// What a replacement upsert keeps from the filter: only `_id`, which must
+    /// be given whole (`{"_id.name": ...}` fails with NotExactValueField).
+    pub fn upsert_replacement_seed(&self) -> Result<Document> {
+        upsert::replacement_seed(&self.equalities)
+    }
 }
 
 /// A compiled `$elemMatch` argument on its own (the find projection operator).

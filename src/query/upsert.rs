@@ -75,6 +75,34 @@ pub(crate) fn seed(equalities: &[(String, Bson)]) -> Result<Document> {
     Ok(doc)
 }
 
+/// A replacement upsert takes only `_id` from the filter, and only whole
+/// (pathsupport::extractFullEqualityMatches with `_id` as the immutable path);
+/// see "Upsert with Dotted _id Query" in the manual's db.collection.update page.
+pub(crate) fn replacement_seed(equalities: &[(String, Bson)]) -> Result<Document> {
+    let mut doc = Document::new();
+    for (path, value) in equalities {
+        if path == "_id" {
+            if doc.contains_key("_id") {
+                return Err(Error::new(
+                    54,
+                    "NotSingleValueField",
+                    "cannot infer query fields to set, path '_id' is matched twice",
+                ));
+            }
+            doc.insert("_id", value.clone());
+        } else if path.starts_with("_id.") {
+            return Err(Error::new(
+                111,
+                "NotExactValueField",
+                format!(
+                    "field at '_id' must be exactly specified, field at sub-path '{path}'found"
+                ),
+            ));
+        }
+    }
+    Ok(doc)
+}
+
 /// `a` is a prefix of `a.b` (component-wise, so not of `ab`).
 fn is_prefix(short: &str, long: &str) -> bool {
     long.len() > short.len() && long.starts_with(short) && long.as_bytes()[short.len()] == b'.'

@@ -222,15 +222,10 @@ pub fn upsert_document(
     update: &Update,
     scope: &Scope,
 ) -> Result<Document> {
-    let seed = filter.upsert_seed()?;
     let mut doc = if update.is_replacement() {
-        let mut d = Document::new();
-        if let Some(id) = seed.get("_id") {
-            d.insert("_id", id.clone());
-        }
-        d
+        filter.upsert_replacement_seed()?
     } else {
-        seed
+        filter.upsert_seed()?
     };
     update.apply(&mut doc, None, true, scope)?;
     let bad = match doc.get("_id") {
