@@ -105,6 +105,13 @@ impl Granularity {
                 "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a NaN",
             ));
         }
+        // Rounding an infinity never ends (the server added 11785400 for it in 8.3).
+        if f.is_infinite() && f > 0.0 {
+            return Err(Error::location(
+                11785400,
+                "$bucketAuto cannot round an infinite value to a 'granularity'",
+            ));
+        }
         if f < 0.0 {
             return Err(Error::location(
                 40260,
@@ -180,7 +187,7 @@ fn series_up(s: &[f64], x: f64) -> f64 {
     while x < first * m {
         let previous_min = first * m;
         m /= 10.0;
-        if x >= last * m {
+        if x >= last * m || m == 0.0 {
             return previous_min;
         }
     }
@@ -192,6 +199,11 @@ fn series_down(s: &[f64], x: f64) -> f64 {
     let mut m = 1.0;
     while x <= first * m {
         m /= 10.0;
+        // A subnormal x can drive the multiplier to zero: it rounds down to 0
+        // (server jstests bucketauto/granularity_near_zero.js).
+        if m == 0.0 {
+            return 0.0;
+        }
     }
     while x > last * m {
         let previous_max = last * m;
