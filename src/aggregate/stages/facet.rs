@@ -67,6 +67,12 @@ impl Facet {
                     ),
                 ));
             }
+            if let Some(what) = facet_violation(stages, None) {
+                return Err(Error::location(
+                    40600,
+                    format!("{what} is not allowed to be used within a $facet stage"),
+                ));
+            }
             facets.push((
                 name.clone(),
                 Pipeline::compile_in(stages, ctx, Place::Facet)?,
@@ -98,4 +104,32 @@ impl Facet {
         }
         Ok(out)
     }
+}
+
+/// A stage not allowed in `$facet`, at any depth of `$lookup`/`$unionWith`
+/// sub-pipelines, named as the server does: "$facet inside of $lookup"
+/// (document_source_facet.cpp; jstests facet/facet_validate_pipelines.js).
+fn facet_violation(stages: &[Bson], inside: Option<&str>) -> Option<String> {
+    for stage in stages {
+        let Bson::Document(d) = stage else { continue };
+        let Some((name, spec)) = d.iter().next() else {
+            continue;
+        };
+        if matches!(name.as_str(), "$facet" | "$out" | "$merge" | "$documents") {
+            return Some(match inside {
+                Some(parent) => format!("{name} inside of {parent}"),
+                None => name.clone(),
+            });
+        }
+        if matches!(name.as_str(), "$lookup" | "$unionWith") {
+            if let Bson::Document(spec) = spec {
+                if let Some(Bson::Array(sub)) = spec.get("pipeline") {
+                    if let Some(found) = facet_violation(sub, Some(name)) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+    }
+    None
 }
