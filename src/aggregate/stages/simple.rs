@@ -140,12 +140,14 @@ pub fn sample_size(spec: &Bson) -> Result<usize> {
                 "size argument to $sample must be a number",
             ));
         };
-        // The server truncates first (safeNumberLong): -0.5 is a size of 0.
+        // The size is truncated to an integer, which must be at least 1 since
+        // 8.1 (0 returned nothing before; the manual: "N >= 1"; server jstests
+        // sources/sample/agg_sample.js).
         let n = if n.is_nan() { 0.0 } else { n.trunc() };
-        if n < 0.0 {
+        if n < 1.0 {
             return Err(Error::location(
                 28747,
-                "size argument to $sample must not be negative",
+                "size argument to $sample must be a positive integer",
             ));
         }
         size = Some(n as usize);
