@@ -251,17 +251,17 @@ impl Window {
                 Ok(Some((lo as usize, hi as usize)))
             }
             Window::Range(lower, upper, unit) => {
+                // Every document's sortBy value must fit the window, whatever the
+                // bounds, since each is the current one in turn
+                // (partition_iterator.cpp getEndpointsRangeBased).
+                for k in keys {
+                    check_range_key(k.as_ref(), *unit)?;
+                }
                 let Some(Some(cur)) = keys.get(i) else {
-                    return Err(range_type_error(&Bson::Null, *unit));
+                    return Ok(None);
                 };
                 let lo = self.edge(lower, cur, *unit)?;
                 let hi = self.edge(upper, cur, *unit)?;
-                if let Some(k) = keys
-                    .iter()
-                    .find_map(|k| k.as_ref().map_or(Some(&Bson::Null), |_| None))
-                {
-                    return Err(range_type_error(k, *unit));
-                }
                 // "current" is the current document itself, not the documents tying
                 // with it, unlike 0 (partition_iterator.cpp getEndpointsRangeBased).
                 let first = match lower {
@@ -310,6 +310,34 @@ impl Window {
             (None, other) => Err(range_type_error(other, None)),
         }
     }
+}
+
+/// A sortBy value a range window can use: a date with a unit, else a number.
+fn check_range_key(k: Option<&Bson>, unit: Option<TimeUnit>) -> Result<()> {
+    let ok = match (k, unit) {
+        (Some(Bson::DateTime(_)), Some(_)) => true,
+        (Some(Bson::DateTime(_)), None) => return Err(Error::location(
+            5429413,
+            "Invalid range: For windows that involve date or time ranges, a unit must be provided.",
+        )),
+        (Some(v), None) => is_number(v),
+        _ => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let shown = k.map_or("missing", type_name);
+    Err(if unit.is_some() {
+        Error::location(
+            5429513,
+            format!("Invalid range: Expected the sortBy field to be a Date, but it was {shown}"),
+        )
+    } else {
+        Error::location(
+            5429414,
+            format!("Invalid range: Expected the sortBy field to be a number, but it was {shown}"),
+        )
+    })
 }
 
 fn cmp_key(a: &Bson, b: &Bson) -> std::cmp::Ordering {
