@@ -198,8 +198,18 @@ impl Count {
                 "the count field cannot be a $-prefixed path",
             ));
         }
+        if field.contains('\0') {
+            return Err(Error::location(
+                40159,
+                "the count field cannot contain a null byte",
+            ));
+        }
         if field.contains('.') {
             return Err(Error::location(40160, "the count field cannot contain '.'"));
+        }
+        // document_source_count.cpp: it would name the $group's _id twice.
+        if field == "_id" {
+            return Err(Error::location(9039800, "the count field cannot be '_id'"));
         }
         Ok(Count {
             field: field.clone(),
