@@ -52,6 +52,17 @@ impl ForeignIndex {
     }
 }
 
+/// Since 8.0 a sub-pipeline starting with `$documents` must not name a
+/// collection (the manual's "Namespaces in Subpipelines" for `$lookup` and
+/// `$unionWith`); the `$documents` stage refuses a collection namespace.
+fn documents_with_collection() -> Error {
+    Error::new(
+        73,
+        "InvalidNamespace",
+        "'$documents' can only be run with database or cluster-level aggregation",
+    )
+}
+
 /// The values of `localField` to join on; missing is null.
 fn local_values<'a>(path: &FieldPath, doc: &'a Document) -> Vec<&'a Bson> {
     let mut vals = Vec::new();
@@ -170,6 +181,13 @@ impl Lookup {
             return Err(Error::failed_to_parse(
                 "$lookup stage without explicit collection must have a pipeline with $documents as first stage",
             ));
+        }
+        if from.is_some()
+            && pipeline
+                .as_ref()
+                .is_some_and(Pipeline::starts_with_documents)
+        {
+            return Err(documents_with_collection());
         }
         let as_field = match as_field {
             Some(a) if !a.is_empty() => FieldPath::parse(&a)?,
@@ -562,6 +580,13 @@ impl UnionWith {
             return Err(Error::failed_to_parse(
                 "$unionWith stage without explicit collection must have a pipeline with $documents as first stage",
             ));
+        }
+        if coll.is_some()
+            && pipeline
+                .as_ref()
+                .is_some_and(Pipeline::starts_with_documents)
+        {
+            return Err(documents_with_collection());
         }
         Ok(UnionWith { coll, pipeline })
     }
