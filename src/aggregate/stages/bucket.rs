@@ -236,15 +236,25 @@ impl BucketAuto {
             match k.as_str() {
                 "groupBy" => gb = Some(group_by("$bucketAuto", 40239, v, ctx)?),
                 "buckets" => {
-                    let n = crate::value::numeric::to_i64_exact(v).filter(|_| {
-                        crate::value::numeric::is_number(v)
-                    });
-                    let Some(n) = n.and_then(|n| i32::try_from(n).ok()) else {
+                    // Not a number: 40241; a number that is not an int32: 40242
+                    // (document_source_bucket_auto.cpp).
+                    if !crate::value::numeric::is_number(v) {
                         return Err(Error::location(
                             40241,
                             format!(
                                 "The $bucketAuto 'buckets' field must be a numeric value, but found type: {}",
                                 type_name(v)
+                            ),
+                        ));
+                    }
+                    let exact = crate::value::numeric::to_i64_exact(v)
+                        .and_then(|n| i32::try_from(n).ok());
+                    let Some(n) = exact else {
+                        return Err(Error::location(
+                            40242,
+                            format!(
+                                "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found {}",
+                                crate::value::numeric::to_f64(v).unwrap_or(f64::NAN)
                             ),
                         ));
                     };
