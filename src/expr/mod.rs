@@ -37,7 +37,7 @@
 pub mod accum;
 mod compile;
 mod eval;
-mod ops;
+pub(crate) mod ops;
 mod path;
 mod value;
 
