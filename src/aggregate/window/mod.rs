@@ -3,6 +3,7 @@
 //! is computed per partition by a window function.
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/setWindowFields/
 pub mod bounds;
+mod calculus;
 pub mod functions;
 
 use crate::aggregate::operand::Operand;
