@@ -7,6 +7,7 @@ use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::ops::decimal as dops;
 use crate::expr::Scope;
+use crate::output::shell::type_name;
 use crate::value::numeric::{
     dec_bson, f64_to_dec15, is_number, round_sig, to_dec, to_f64, Dec, DEC_DIGITS,
 };
@@ -54,17 +55,35 @@ pub(super) fn derivative(
     scope: &Scope,
 ) -> Result<Bson> {
     let run = time_value(kr, unit, "$derivative")? - time_value(kl, unit, "$derivative")?;
-    let y = |d: &Document| -> Result<Bson> {
-        let v = input.eval(d, scope)?;
-        match v.as_deref() {
-            Some(x) if is_number(x) => Ok(x.clone()),
-            _ => Err(Error::location(
+    // rise = $subtract(right, left) (window_function_exec_derivative.cpp): numbers,
+    // or two dates (milliseconds); null or missing fails 5624903; other types are
+    // $subtract's TypeMismatch.
+    let eval = |d: &Document| -> Result<Option<Bson>> {
+        Ok(input.eval(d, scope)?.map(std::borrow::Cow::into_owned))
+    };
+    let (r, l) = (eval(right)?, eval(left)?);
+    let nullish = |v: &Option<Bson>| matches!(v, None | Some(Bson::Null | Bson::Undefined));
+    let (yr, yl) = match (&r, &l) {
+        (Some(a), Some(b)) if is_number(a) && is_number(b) => (a.clone(), b.clone()),
+        (Some(Bson::DateTime(a)), Some(Bson::DateTime(b))) => (
+            Bson::Int64(a.timestamp_millis().wrapping_sub(b.timestamp_millis())),
+            Bson::Int32(0),
+        ),
+        _ if nullish(&r) || nullish(&l) => {
+            return Err(Error::location(
                 5624903,
                 "$derivative input must not be null or missing",
-            )),
+            ))
         }
+        (Some(a), Some(b)) => {
+            return Err(Error::type_mismatch(format!(
+                "can't $subtract {} from {}",
+                type_name(b),
+                type_name(a)
+            )))
+        }
+        _ => return Ok(Bson::Null),
     };
-    let (yr, yl) = (y(right)?, y(left)?);
     // With a decimal anywhere the server's Value arithmetic is decimal.
     let decimal_x = unit.is_none()
         && [kl, kr]
