@@ -91,6 +91,9 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
     }
     let pipeline = Pipeline::compile(&stages, &ctx).map_err(|e| e.at(call.span))?;
     let source = match coll {
+        Some(_) if pipeline.starts_with_documents() => {
+            return Err(crate::aggregate::stages::lookup::documents_with_collection().at(call.span))
+        }
         Some(name) => Source::Collection(name),
         None => {
             if !pipeline.starts_with_documents() {

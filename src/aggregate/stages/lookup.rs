@@ -52,10 +52,10 @@ impl ForeignIndex {
     }
 }
 
-/// Since 8.0 a sub-pipeline starting with `$documents` must not name a
-/// collection (the manual's "Namespaces in Subpipelines" for `$lookup` and
-/// `$unionWith`); the `$documents` stage refuses a collection namespace.
-fn documents_with_collection() -> Error {
+/// Since 8.0 a pipeline starting with `$documents` must not name a collection
+/// (the manual's "Namespaces in Subpipelines" for `$lookup` and `$unionWith`;
+/// `db.coll.aggregate` too): the `$documents` stage refuses a collection namespace.
+pub(crate) fn documents_with_collection() -> Error {
     Error::new(
         73,
         "InvalidNamespace",
