@@ -116,6 +116,12 @@ impl FieldPath {
         set_in(doc, &self.parts, value);
     }
 
+    /// Set the value as `$addFields` does: a dotted path goes into every element
+    /// of an array met on the way, and a scalar on the way becomes a document.
+    pub fn set_through_arrays(&self, doc: &mut Document, value: &Bson) {
+        set_through(doc, &self.parts, value);
+    }
+
     /// Remove the value at this path (documents only); true if it existed.
     pub fn remove(&self, doc: &mut Document) -> Option<Bson> {
         let (last, init) = self.parts.split_last()?;
@@ -200,6 +206,38 @@ fn query_keys<'a>(v: Option<&'a Bson>, rest: &[String], f: &mut impl FnMut(Optio
             }
         }
         (Some(_), _) => f(None),
+    }
+}
+
+fn set_through(doc: &mut Document, parts: &[String], value: &Bson) {
+    let Some((first, rest)) = parts.split_first() else {
+        return;
+    };
+    if rest.is_empty() {
+        doc.insert(first.as_str(), value.clone());
+        return;
+    }
+    let cur = doc.get_mut(first).map(std::mem::take);
+    doc.insert(first.as_str(), set_in_value(cur, rest, value));
+}
+
+fn set_in_value(v: Option<Bson>, rest: &[String], value: &Bson) -> Bson {
+    match v {
+        Some(Bson::Document(mut d)) => {
+            set_through(&mut d, rest, value);
+            Bson::Document(d)
+        }
+        Some(Bson::Array(items)) => Bson::Array(
+            items
+                .into_iter()
+                .map(|i| set_in_value(Some(i), rest, value))
+                .collect(),
+        ),
+        _ => {
+            let mut d = Document::new();
+            set_through(&mut d, rest, value);
+            Bson::Document(d)
+        }
     }
 }
 

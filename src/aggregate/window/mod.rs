@@ -188,46 +188,11 @@ impl SetWindowFields {
             let mut d = docs[*i].clone().into_owned();
             for ((path, _), vals) in self.outputs.iter().zip(&results) {
                 if let Some(Some(v)) = vals.get(pos) {
-                    set_like_add_fields(&mut d, path.parts(), v);
+                    path.set_through_arrays(&mut d, v);
                 }
             }
             out.push(d);
         }
         Ok(out)
-    }
-}
-
-/// Set an output as `$addFields` does (the manual: "the same semantics as
-/// $addFields"): a dotted path goes into every element of an array on the way
-/// and replaces scalars with documents.
-fn set_like_add_fields(doc: &mut Document, parts: &[String], value: &Bson) {
-    let Some((first, rest)) = parts.split_first() else {
-        return;
-    };
-    if rest.is_empty() {
-        doc.insert(first.clone(), value.clone());
-        return;
-    }
-    let cur = doc.get_mut(first).map(std::mem::take);
-    doc.insert(first.clone(), set_in_value(cur, rest, value));
-}
-
-fn set_in_value(v: Option<Bson>, rest: &[String], value: &Bson) -> Bson {
-    match v {
-        Some(Bson::Document(mut d)) => {
-            set_like_add_fields(&mut d, rest, value);
-            Bson::Document(d)
-        }
-        Some(Bson::Array(items)) => Bson::Array(
-            items
-                .into_iter()
-                .map(|i| set_in_value(Some(i), rest, value))
-                .collect(),
-        ),
-        _ => {
-            let mut d = Document::new();
-            set_like_add_fields(&mut d, rest, value);
-            Bson::Document(d)
-        }
     }
 }

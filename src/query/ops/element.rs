@@ -129,13 +129,13 @@ impl TypeSet {
                     None if crate::value::numeric::to_i64_exact(v) == Some(0) => {
                         return Err(Error::bad_value(format!(
                             "Invalid numerical type code: {}. Instead use {{$exists:false}}.",
-                            printf_g(as_double(v))
+                            printf_g(number(v))
                         )))
                     }
                     None => {
                         return Err(Error::bad_value(format!(
                             "Invalid numerical type code: {}",
-                            printf_g(as_double(v))
+                            printf_g(number(v))
                         )))
                     }
                 }
@@ -154,15 +154,9 @@ impl TypeSet {
     }
 }
 
-/// The number as `BSONElement::number()` gives it (a double).
-fn as_double(v: &Bson) -> f64 {
-    match v {
-        Bson::Int32(i) => f64::from(*i),
-        Bson::Int64(i) => *i as f64,
-        Bson::Double(d) => *d,
-        Bson::Decimal128(d) => d.to_string().parse().unwrap_or(f64::NAN),
-        _ => 0.0,
-    }
+/// The number as `BSONElement::number()` gives it (a double; 0 for a non-number).
+fn number(v: &Bson) -> f64 {
+    crate::value::numeric::to_f64(v).unwrap_or(0.0)
 }
 
 /// A double as the server's `StringBuilder` prints it: C's `%g` (six
