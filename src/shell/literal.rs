@@ -349,56 +349,32 @@ impl<'a> Parser<'a> {
 }
 
 /// Buffers the direct reader reuses: the properties or elements read so far
-/// of the objects and arrays being read (nested ones above their parents'),
-/// and empty documents with hash tables of a few sizes.
+/// of the objects and arrays being read (nested ones above their parents').
 ///
 /// Why: a configuration's documents are what every scan walks. Built key by
 /// key, a document's table and entries grow by reallocation (room for 3,
 /// then 7, ...), and the freed blocks are filled by the next documents'
 /// keys and strings, so a document's pieces end up spread over the heap,
-/// a cache miss at each in wasm (no prefetching). Built once at its final
+/// a cache miss at each in wasm (no prefetching). Built once at its exact
 /// size after its values are read, each document's keys, strings, table
-/// and entries lie one after another, in the order a scan visits them.
+/// and entries lie one after another, in the order a scan visits them,
+/// with no unused entries between one document and the next.
 #[derive(Default)]
 pub(crate) struct Scratch {
     pairs: Vec<(String, Bson)>,
     items: Vec<Bson>,
-    /// `tables[k]`: an empty document whose table holds `TABLE_SIZES[k]` keys.
-    tables: Vec<Document>,
 }
-
-/// How many keys a hash table of 4, 8, 16, 32, 64 buckets holds (7/8 full).
-const TABLE_SIZES: [usize; 5] = [3, 7, 14, 28, 56];
 
 impl Scratch {
     /// A document of the properties from `start` on (left empty); a repeated
     /// key keeps its first position and takes the last value, as in JavaScript.
     fn document(&mut self, start: usize) -> Document {
         let n = self.pairs.len().saturating_sub(start);
-        let mut doc = match TABLE_SIZES.iter().position(|&c| c >= n) {
-            Some(k) if n > 0 => self.empty_table(k),
-            _ => Document::new(),
-        };
+        let mut doc = crate::value::entries::with_capacity(n);
         for (k, v) in self.pairs.iter_mut().skip(start) {
             doc.insert(std::mem::take(k), std::mem::take(v));
         }
         doc
-    }
-
-    /// A copy of an empty document with room for `TABLE_SIZES[k]` keys: it
-    /// allocates its table at that size, and its entries at the first insert
-    /// (indexmap reserves as many entries as the table holds).
-    fn empty_table(&mut self, k: usize) -> Document {
-        while self.tables.len() <= k {
-            let mut d = Document::new();
-            let size = TABLE_SIZES.get(self.tables.len()).copied().unwrap_or(0);
-            for i in 0..size {
-                d.insert(i.to_string(), Bson::Null);
-            }
-            d.clear();
-            self.tables.push(d);
-        }
-        self.tables.get(k).cloned().unwrap_or_default()
     }
 }
 

@@ -2,6 +2,7 @@
 //! (`order`) and numbers across Int32/Int64/Double/Decimal128 (`numeric`).
 pub mod numeric;
 pub mod order;
+pub mod entries;
 pub mod path;
 pub mod prefetch;
 

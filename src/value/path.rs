@@ -16,46 +16,35 @@ use bson::{Bson, Document};
 /// looks at the positions where earlier lookups found fields
 /// ([`prefetch::hot`](super::prefetch::hot)): documents of a collection
 /// usually share a field order, so one entry is read instead of all the
-/// entries before the field.
-///
-/// Written without iterator adapters (`nth`, `enumerate`, `find`, `zip`): the
-/// page's wasm is built for size, where none of them is inlined and each
-/// costs a call per field.
+/// entries before the field. Entries are read by position
+/// ([`entries::of`](super::entries::of)), not through bson's iterator.
 pub fn field<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
     const TRACKED: usize = super::prefetch::TRACKED;
     let key = name.as_bytes();
-    // No `doc.len()` first (two calls in wasm): a hot position past the end
-    // just ends the probe.
+    let entries = super::entries::of(doc);
     let mut m = super::prefetch::hot();
-    if m != 0 {
-        let mut it = doc.iter();
-        // The position of the entry `it` yields next.
-        let mut at = 0;
-        while m != 0 {
-            let p = m.trailing_zeros() as usize;
-            m &= m - 1;
-            while at < p {
-                it.next();
-                at += 1;
-            }
-            let Some((k, v)) = it.next() else {
-                break;
-            };
-            at += 1;
-            if same_bytes(k.as_bytes(), key) {
-                return Some(v);
-            }
+    while m != 0 {
+        let p = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let Some((k, v)) = entries.get_index(p) else {
+            break;
+        };
+        if same_bytes(k.as_bytes(), key) {
+            return Some(v);
         }
     }
+    let n = entries.len();
+    if n > TRACKED {
+        // A wide document: its hash table beats the linear scan.
+        return doc.get(name);
+    }
     let mut i = 0;
-    for (k, v) in doc.iter() {
-        if i == TRACKED {
-            // A wide document: its hash table beats the linear scan.
-            return doc.get(name);
-        }
-        if same_bytes(k.as_bytes(), key) {
-            super::prefetch::note(i);
-            return Some(v);
+    while i < n {
+        if let Some((k, v)) = entries.get_index(i) {
+            if same_bytes(k.as_bytes(), key) {
+                super::prefetch::note(i);
+                return Some(v);
+            }
         }
         i += 1;
     }
@@ -267,7 +256,19 @@ fn visit_array<'a>(
         if let Bson::Document(d) = e {
             // The element continues the whole remaining path; its values report
             // this element's index (the outermost array offset wins).
-            if visit_obj(Obj::Doc(d), rest, leaf, &mut |v, _| f(v, Some(i))) {
+            let stop = if rest.len() == 1 {
+                // `history.ticker`: what `visit_obj` would do for one component,
+                // without its loop and a second callback per element.
+                match field(d, &next.name) {
+                    Some(v @ Bson::Array(a)) => {
+                        visit_array(v, a, &[], leaf, &mut |v, _| f(v, Some(i)))
+                    }
+                    v => f(v, Some(i)),
+                }
+            } else {
+                visit_obj(Obj::Doc(d), rest, leaf, &mut |v, _| f(v, Some(i)))
+            };
+            if stop {
                 return true;
             }
         }
