@@ -324,6 +324,22 @@ impl Accumulator {
     }
 
     /// A fresh state for a group whose `_id` is `key`.
+    /// Whether the state keeps more as documents come (everything but a
+    /// running total, an extreme, a single value or a deviation).
+    pub fn grows(&self) -> bool {
+        !matches!(
+            self.kind,
+            Kind::Sum
+                | Kind::Avg
+                | Kind::Min
+                | Kind::Max
+                | Kind::First
+                | Kind::Last
+                | Kind::StdDevPop
+                | Kind::StdDevSamp
+        )
+    }
+
     pub fn start(&self, key: &Bson, scope: &Scope) -> Result<State> {
         Ok(match self.kind {
             Kind::Sum => State::Sum(SumState::default()),
@@ -372,6 +388,9 @@ impl Accumulator {
         }
         if let State::Sorted(items, n) = state {
             return self.add_sorted(items, *n, doc, scope);
+        }
+        if let Some(v) = self.input.borrowed(doc) {
+            return self.add_value(state, v);
         }
         let value = self.input.eval(doc, scope)?;
         self.add_value(state, value.as_deref())

@@ -17,19 +17,17 @@ pub struct FxHasher(u64);
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
 impl Hasher for FxHasher {
+    /// Words assembled with shifts: `copy_from_slice` into a buffer is a
+    /// call per word in the page's wasm (group keys are mostly short strings).
     fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(c);
-            self.write_u64(u64::from_le_bytes(b));
+            self.write_u64(le_word(c));
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
             // The tail in one word (with its length, so "a\0" and "a" differ).
-            let mut b = [0u8; 8];
-            b[..rest.len()].copy_from_slice(rest);
-            self.write_u64(u64::from_le_bytes(b) ^ ((rest.len() as u64) << 59));
+            self.write_u64(le_word(rest) ^ ((rest.len() as u64) << 59));
         }
     }
     fn write_u64(&mut self, n: u64) {
@@ -44,6 +42,18 @@ impl Hasher for FxHasher {
     fn finish(&self) -> u64 {
         self.0
     }
+}
+
+/// Up to 8 bytes as a little-endian word.
+#[inline(always)]
+fn le_word(bytes: &[u8]) -> u64 {
+    let mut w = 0u64;
+    let mut i = 0;
+    while i < bytes.len() && i < 8 {
+        w |= u64::from(bytes[i]) << (8 * i);
+        i += 1;
+    }
+    w
 }
 
 /// Hash a value so that MongoDB-equal values hash the same.

@@ -66,6 +66,15 @@ impl FieldPath {
         self.parts.join(".")
     }
 
+    /// The field name when the path has one component.
+    #[inline(always)]
+    pub fn single(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [p] => Some(p),
+            _ => None,
+        }
+    }
+
     /// The value as a `$a.b` expression sees it; `None` when missing.
     /// Borrowed unless an array on the way forces a new array.
     pub fn get<'a>(&self, doc: &'a Document) -> Option<Cow<'a, Bson>> {

@@ -3,7 +3,6 @@
 //! and https://www.mongodb.com/docs/manual/reference/operator/aggregation/bucketAuto/
 use super::granularity::Granularity;
 use super::group::Outputs;
-use crate::aggregate::accumulators::Accumulator;
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
@@ -36,12 +35,12 @@ fn group_by(stage: &str, code: i32, v: &Bson, ctx: &CompileCtx) -> Result<Operan
 /// `output` (default `{count: {$sum: 1}}`).
 fn outputs(stage: &str, v: Option<&Bson>, ctx: &CompileCtx) -> Result<Outputs> {
     match v {
-        None => Ok(Outputs {
-            fields: vec![(
-                "count".to_string(),
-                Accumulator::compile("count", &bson::bson!({"$sum": 1}), ctx)?,
-            )],
-        }),
+        None => Outputs::compile(
+            [("count".to_string(), bson::bson!({"$sum": 1}))]
+                .iter()
+                .map(|(k, v)| (k, v)),
+            ctx,
+        ),
         Some(Bson::Document(d)) => Outputs::compile(d.iter(), ctx),
         Some(other) => Err(Error::location(
             if stage == "$bucket" { 40196 } else { 40244 },

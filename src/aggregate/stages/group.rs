@@ -37,7 +37,11 @@ impl GroupKey {
     /// The key of `doc`; missing becomes null.
     pub fn eval<'a>(&'a self, doc: &'a Document, scope: &Scope) -> Result<Cow<'a, Bson>> {
         match self {
-            GroupKey::One(op) => Ok(op.eval(doc, scope)?.unwrap_or(Cow::Owned(Bson::Null))),
+            // Not `unwrap_or`: it would build (and drop) a null per document.
+            GroupKey::One(op) => Ok(match op.eval(doc, scope)? {
+                Some(v) => v,
+                None => Cow::Owned(Bson::Null),
+            }),
             GroupKey::Fields(fields) => {
                 let mut out = Document::new();
                 for (k, op) in fields {
@@ -55,6 +59,8 @@ impl GroupKey {
 #[derive(Clone, Debug, Default)]
 pub struct Outputs {
     pub fields: Vec<(String, Accumulator)>,
+    /// Whether some accumulator's state grows with the documents it sees.
+    grow: bool,
 }
 
 impl Outputs {
@@ -66,7 +72,8 @@ impl Outputs {
         for (name, spec) in fields {
             out.push((name.clone(), Accumulator::compile(name, spec, ctx)?));
         }
-        Ok(Outputs { fields: out })
+        let grow = out.iter().any(|(_, a)| a.grows());
+        Ok(Outputs { fields: out, grow })
     }
 
     pub fn start(&self, key: &Bson, scope: &Scope) -> Result<Vec<State>> {
@@ -145,10 +152,29 @@ impl Group {
     }
 
     fn add(&self, groups: &mut KeyMap<Vec<State>>, doc: &Document, scope: &Scope) -> Result<()> {
-        // `$push`/`$addToSet` states grow with every document: the run's memory budget.
-        crate::budget::check()?;
-        let key = self.key.eval(doc, scope)?;
-        let i = groups.try_position_or_insert(&key, || self.outputs.start(&key, scope))?;
+        // The run's memory budget: checked where memory grows, on a new group
+        // and (`$push`, `$addToSet`...) on every document.
+        if self.outputs.grow {
+            crate::budget::check()?;
+        }
+        let evaluated;
+        let key = match &self.key {
+            GroupKey::One(op) => match op.borrowed(doc) {
+                Some(v) => v.unwrap_or(&Bson::Null),
+                None => {
+                    evaluated = self.key.eval(doc, scope)?;
+                    &*evaluated
+                }
+            },
+            GroupKey::Fields(_) => {
+                evaluated = self.key.eval(doc, scope)?;
+                &*evaluated
+            }
+        };
+        let i = groups.try_position_or_insert(key, || {
+            crate::budget::check()?;
+            self.outputs.start(key, scope)
+        })?;
         if let Some(states) = groups.value_at_mut(i) {
             self.outputs.add(states, doc, scope)?;
         }
