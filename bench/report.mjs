@@ -142,7 +142,7 @@ if (node) {
   say();
   say(
     `Medians of ${node.rounds} alternating rounds (a round of mqlplay, then a round of mingo; each round about ${node.round_ms} ms or one call). ` +
-      `"with results in JS" adds handing the result to JavaScript as plain objects, as the page does (relaxed Extended JSON written in one pass as JSON text, then \`JSON.parse\`).`,
+      `"with results in JS" adds handing the last result to JavaScript as plain objects, as the page does (relaxed Extended JSON written in one pass as JSON text, then \`JSON.parse\`), timed on its own after the rounds.`,
   );
   say();
   const rows = [];
