@@ -3,6 +3,7 @@
 //! https://www.mongodb.com/docs/manual/reference/method/db.collection.updateOne/#upsert.
 use super::filter::is_operator_document;
 use crate::error::{Error, Result};
+use crate::value::path::is_path_prefix;
 use bson::{Bson, Document};
 
 /// Equality conditions in filter order: `{a: v}` (not a regex), `{a: {$eq: v}}`,
@@ -60,7 +61,7 @@ pub(crate) fn seed(equalities: &[(String, Bson)]) -> Result<Document> {
                     format!("cannot infer query fields to set, path '{path}' is matched twice"),
                 ));
             }
-            if is_prefix(earlier, path) || is_prefix(path, earlier) {
+            if is_path_prefix(earlier, path) || is_path_prefix(path, earlier) {
                 return Err(Error::new(
                     54,
                     "NotSingleValueField",
@@ -101,11 +102,6 @@ pub(crate) fn replacement_seed(equalities: &[(String, Bson)]) -> Result<Document
         }
     }
     Ok(doc)
-}
-
-/// `a` is a prefix of `a.b` (component-wise, so not of `ab`).
-fn is_prefix(short: &str, long: &str) -> bool {
-    long.len() > short.len() && long.starts_with(short) && long.as_bytes()[short.len()] == b'.'
 }
 
 /// Set a dotted path, creating sub-documents (conflicts were ruled out above).

@@ -309,8 +309,7 @@ impl Builder<'_> {
                 "The source and target field for $rename must differ: {shown}"
             )));
         }
-        let prefix = |a: &[&str], b: &[&str]| a.len() <= b.len() && a == &b[..a.len()];
-        if prefix(&from_parts, &to_parts) || prefix(&to_parts, &from_parts) {
+        if crate::value::path::paths_overlap(from, to) {
             return Err(Error::bad_value(format!(
                 "The source and target field for $rename must not be on the same path: {shown}"
             )));

@@ -51,6 +51,19 @@ pub fn field<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
     None
 }
 
+/// Whether dotted path `short` is a strict prefix of `long`, component by
+/// component: `a` of `a.b`, not of `ab` or of `a`.
+pub fn is_path_prefix(short: &str, long: &str) -> bool {
+    long.strip_prefix(short)
+        .is_some_and(|rest| rest.starts_with('.'))
+}
+
+/// Whether two dotted paths name the same field or one lies inside the other
+/// (`a` and `a.b`): what `$set`-style outputs and `$rename` refuse.
+pub fn paths_overlap(a: &str, b: &str) -> bool {
+    a == b || is_path_prefix(a, b) || is_path_prefix(b, a)
+}
+
 /// Byte equality that compares short slices inline: keys and the strings
 /// filters compare are short, and a call to `memcmp` (a byte loop in wasm)
 /// per field costs more than the comparison.
@@ -305,6 +318,17 @@ mod tests {
             false
         });
         out
+    }
+
+    #[test]
+    fn prefixes() {
+        assert!(is_path_prefix("a", "a.b"));
+        assert!(is_path_prefix("a.b", "a.b.c"));
+        assert!(!is_path_prefix("a", "ab"));
+        assert!(!is_path_prefix("a", "a"));
+        assert!(!is_path_prefix("a.b", "a"));
+        assert!(paths_overlap("a", "a") && paths_overlap("a.b", "a") && paths_overlap("a", "a.b"));
+        assert!(!paths_overlap("a", "ab") && !paths_overlap("a.b", "a.c"));
     }
 
     #[test]

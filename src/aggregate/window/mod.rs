@@ -101,12 +101,11 @@ impl SetWindowFields {
         for (i, (field, fspec)) in output.iter().enumerate() {
             // No two output paths may be equal or one a prefix of the other
             // (document_source_set_window_fields.cpp, 6307900).
-            let conflicts = |a: &str, b: &str| {
-                a == b
-                    || a.strip_prefix(b).is_some_and(|r| r.starts_with('.'))
-                    || b.strip_prefix(a).is_some_and(|r| r.starts_with('.'))
-            };
-            if output.keys().take(i).any(|prev| conflicts(prev, field)) {
+            if output
+                .keys()
+                .take(i)
+                .any(|prev| crate::value::path::paths_overlap(prev, field))
+            {
                 return Err(Error::location(
                     6307900,
                     "$setWindowFields 'output' specification contains two conflicting paths",
