@@ -8,7 +8,7 @@ use super::stages::group::{Count, Group, SortByCount};
 use super::stages::project::Projection;
 use super::stages::simple::{self, ReplaceRoot};
 use super::stages::unwind::Unwind;
-use super::stages::{bucket, densify, facet, fill, lookup, output, redact};
+use super::stages::{bucket, densify, facet, fill, lookup, output, redact, union_with};
 use crate::engine::Database;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
@@ -46,7 +46,7 @@ pub enum Stage {
     Facet(facet::Facet),
     Lookup(Box<lookup::Lookup>),
     GraphLookup(Box<lookup::GraphLookup>),
-    UnionWith(Box<lookup::UnionWith>),
+    UnionWith(Box<union_with::UnionWith>),
     Bucket(bucket::Bucket),
     BucketAuto(bucket::BucketAuto),
     SetWindowFields(super::window::SetWindowFields),
@@ -311,7 +311,7 @@ fn compile_stage(
         }
         "$lookup" => Stage::Lookup(Box::new(lookup::Lookup::compile(spec, ctx)?)),
         "$graphLookup" => Stage::GraphLookup(Box::new(lookup::GraphLookup::compile(spec, ctx)?)),
-        "$unionWith" => Stage::UnionWith(Box::new(lookup::UnionWith::compile(spec, ctx)?)),
+        "$unionWith" => Stage::UnionWith(Box::new(union_with::UnionWith::compile(spec, ctx)?)),
         "$bucket" => Stage::Bucket(bucket::Bucket::compile(spec, ctx)?),
         "$bucketAuto" => Stage::BucketAuto(bucket::BucketAuto::compile(spec, ctx)?),
         "$setWindowFields" => {

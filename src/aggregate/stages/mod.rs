@@ -10,5 +10,6 @@ pub mod output;
 pub mod project;
 pub mod redact;
 pub mod simple;
+pub mod union_with;
 pub mod unwind;
 pub mod unwind_group;
