@@ -1,8 +1,8 @@
 //! What bson lacks and everything needs: MongoDB's total order and equality
 //! (`order`) and numbers across Int32/Int64/Double/Decimal128 (`numeric`).
+pub mod entries;
 pub mod numeric;
 pub mod order;
-pub mod entries;
 pub mod path;
 pub mod prefetch;
 

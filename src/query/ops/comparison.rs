@@ -88,18 +88,22 @@ impl Cmp {
                 _ => false,
             };
         };
+        // The hot paths first: values of the rhs's own type (one bracket, so
+        // no `type_rank` call), without the generic comparison.
+        match (self.op, e, &self.rhs) {
+            (CmpOp::Eq, Bson::String(a), Bson::String(b)) => {
+                return crate::value::path::same_bytes(a.as_bytes(), b.as_bytes())
+            }
+            // Integers of one width: no NaN, no cross-type conversion.
+            (_, Bson::Int32(a), Bson::Int32(b)) => return self.op.accepts(a.cmp(b)),
+            (_, Bson::Int64(a), Bson::Int64(b)) => return self.op.accepts(a.cmp(b)),
+            _ => {}
+        }
         if type_rank(e) != self.rank {
             // Different brackets never compare, except against MinKey/MaxKey.
             return matches!(self.rhs, Bson::MinKey | Bson::MaxKey) && self.key_bound();
         }
         match (self.op, e, &self.rhs) {
-            // The hot path: string equality without the generic comparison.
-            (CmpOp::Eq, Bson::String(a), Bson::String(b)) => {
-                crate::value::path::same_bytes(a.as_bytes(), b.as_bytes())
-            }
-            // Integers of one width: no NaN, no cross-type conversion.
-            (_, Bson::Int32(a), Bson::Int32(b)) => self.op.accepts(a.cmp(b)),
-            (_, Bson::Int64(a), Bson::Int64(b)) => self.op.accepts(a.cmp(b)),
             (CmpOp::Eq, _, _) => compare(e, &self.rhs) == Ordering::Equal,
             _ => {
                 // NaN equals NaN but is neither above nor below any number.
