@@ -206,6 +206,33 @@ pub fn dec_to_decimal128(d: &Dec) -> Decimal128 {
         .unwrap_or_else(|_| Decimal128::from_bytes([0; 16]))
 }
 
+/// Whether a number's sign bit is set: negative values, and the negative
+/// zeros of doubles and decimals (`NumberDecimal("-0")`).
+pub fn sign_bit(v: &Bson) -> bool {
+    match v {
+        Bson::Int32(i) => *i < 0,
+        Bson::Int64(i) => *i < 0,
+        Bson::Double(x) => x.is_sign_negative(),
+        // The top bit of the little-endian encoding, in every form.
+        Bson::Decimal128(d) => d.bytes()[15] & 0x80 != 0,
+        _ => false,
+    }
+}
+
+/// A product's decimal: a zero takes the XOR of the operands' signs
+/// (`negative`) as IEEE 754 decimal multiplication does (-0 × 5 = -0,
+/// -5 × 0 = -0), its exponent kept; `Dec` has no signed zero.
+pub fn product_bson(d: &Dec, negative: bool) -> Bson {
+    let out = dec_to_decimal128(d);
+    let zero = matches!(d, Dec::Finite(b) if b.sign() == bigdecimal::num_bigint::Sign::NoSign);
+    if zero && negative {
+        let mut bytes = out.bytes();
+        bytes[15] |= 0x80;
+        return Bson::Decimal128(Decimal128::from_bytes(bytes));
+    }
+    Bson::Decimal128(out)
+}
+
 /// A decimal as a BSON value.
 pub fn dec_bson(d: &Dec) -> Bson {
     Bson::Decimal128(dec_to_decimal128(d))

@@ -190,6 +190,7 @@ fn multiply(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
     let mut long: i64 = 1;
     let mut double: f64 = 1.0;
     let mut dec: Option<Dec> = None;
+    let mut negative = false;
     for a in args {
         let v = cx.eval(a)?;
         if nullish(&v) {
@@ -202,6 +203,7 @@ fn multiply(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
                 type_name(&v)
             )));
         };
+        negative ^= crate::value::numeric::sign_bit(&v);
         let old = width;
         width = width.max(w);
         if width == 3 {
@@ -229,7 +231,7 @@ fn multiply(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
         0 => int_or_long(long),
         1 => Bson::Int64(long),
         2 => Bson::Double(double),
-        _ => dec_bson(&dec.unwrap_or(Dec::NaN)),
+        _ => crate::value::numeric::product_bson(&dec.unwrap_or(Dec::NaN), negative),
     }))
 }
 

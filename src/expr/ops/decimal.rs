@@ -61,11 +61,20 @@ pub(crate) fn abs(a: &Dec) -> Dec {
     }
 }
 
+/// `x × y` with the IEEE exponent (the sum of the operands'): bigdecimal's
+/// `&x * &y` returns the other operand normalized when one equals 1, so
+/// 1.00 × 3 came out as 3, not 3.00.
+pub(crate) fn mul_exact(x: &BigDecimal, y: &BigDecimal) -> BigDecimal {
+    let (xi, xs) = x.as_bigint_and_exponent();
+    let (yi, ys) = y.as_bigint_and_exponent();
+    BigDecimal::new(xi * yi, xs + ys)
+}
+
 pub(crate) fn mul(a: &Dec, b: &Dec) -> Dec {
     match (a, b) {
         (Dec::NaN, _) | (_, Dec::NaN) => Dec::NaN,
         (Dec::Inf(_), other) | (other, Dec::Inf(_)) if is_zero(other) => Dec::NaN,
-        (Dec::Finite(x), Dec::Finite(y)) => Dec::Finite(x * y),
+        (Dec::Finite(x), Dec::Finite(y)) => Dec::Finite(mul_exact(x, y)),
         _ => Dec::Inf(is_negative(a) == is_negative(b)),
     }
 }

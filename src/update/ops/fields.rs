@@ -135,14 +135,15 @@ fn decimal_arith(op: Arith, a: &Bson, b: &Bson) -> Option<Bson> {
             }
         }
         (Arith::Mul, Dec::Finite(p), Dec::Finite(q)) => {
-            let r = &p * &q;
+            let r = crate::expr::ops::decimal::mul_exact(&p, &q);
             if r.is_zero() {
                 // IEEE 754 decimal multiplication keeps a zero's exponent (the
                 // sum of the operands') and sign (their XOR): $mul of a missing
                 // field by 1.25 stores 0.00, by -1.5 stores -0.0.
-                use bigdecimal::Signed;
+                // The signs from the operands themselves: `Dec` has no -0.
+                use crate::value::numeric::sign_bit;
                 let scale = p.as_bigint_and_exponent().1 + q.as_bigint_and_exponent().1;
-                let negative = p.is_negative() != q.is_negative();
+                let negative = sign_bit(a) != sign_bit(b);
                 return Some(Bson::Decimal128(zero_decimal(scale, negative, &r)));
             }
             Dec::Finite(r)
