@@ -219,10 +219,10 @@ pub fn sign_bit(v: &Bson) -> bool {
     }
 }
 
-/// A product's decimal: a zero takes the XOR of the operands' signs
-/// (`negative`) as IEEE 754 decimal multiplication does (-0 × 5 = -0,
-/// -5 × 0 = -0), its exponent kept; `Dec` has no signed zero.
-pub fn product_bson(d: &Dec, negative: bool) -> Bson {
+/// A product's or quotient's decimal: a zero takes the XOR of the operands'
+/// signs (`negative`) as IEEE 754 decimal arithmetic does (-0 × 5 = -0,
+/// -5 × 0 = -0, 0 / -5 = -0), its exponent kept; `Dec` has no signed zero.
+pub fn signed_product_bson(d: &Dec, negative: bool) -> Bson {
     let out = dec_to_decimal128(d);
     let zero = matches!(d, Dec::Finite(b) if b.sign() == bigdecimal::num_bigint::Sign::NoSign);
     if zero && negative {

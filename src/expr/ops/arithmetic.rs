@@ -10,7 +10,7 @@ use crate::expr::value::{ensure, nullish, tname, Value};
 use crate::output::shell::type_name;
 use crate::value::numeric::{
     coerce_dec, coerce_i64, dec_bson, dec_to_f64, decode_decimal, f64_to_dec34, int_or_long,
-    is_number, numeric_width, to_f64, Dec,
+    is_number, numeric_width, sign_bit, signed_product_bson, to_f64, Dec,
 };
 use bigdecimal::{BigDecimal, RoundingMode};
 use bson::{Bson, DateTime};
@@ -203,7 +203,7 @@ fn multiply(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
                 type_name(&v)
             )));
         };
-        negative ^= crate::value::numeric::sign_bit(&v);
+        negative ^= sign_bit(&v);
         let old = width;
         width = width.max(w);
         if width == 3 {
@@ -231,7 +231,7 @@ fn multiply(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
         0 => int_or_long(long),
         1 => Bson::Int64(long),
         2 => Bson::Double(double),
-        _ => crate::value::numeric::product_bson(&dec.unwrap_or(Dec::NaN), negative),
+        _ => signed_product_bson(&dec.unwrap_or(Dec::NaN), negative),
     }))
 }
 
@@ -309,7 +309,8 @@ fn divide(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
                 if dm::is_zero(&y) {
                     return Err(Error::bad_value("can't $divide by zero"));
                 }
-                return Ok(Some(dec_bson(&dm::div(&x, &y))));
+                let negative = sign_bit(a) != sign_bit(b);
+                return Ok(Some(signed_product_bson(&dm::div(&x, &y), negative)));
             }
             let (x, y) = (to_f64(a).unwrap_or(0.0), to_f64(b).unwrap_or(0.0));
             if y == 0.0 {
