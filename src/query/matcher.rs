@@ -131,8 +131,8 @@ impl Node {
             Node::Not(child) => !child.matches(root, scope, &mut None)?,
             Node::Path { path, pred } => {
                 // Fast path: a top-level field holding no array (the common case).
-                if let (Root::Doc(d), Some(name)) = (root, path.single()) {
-                    let v = crate::value::path::field(d, name);
+                if let (Root::Doc(d), [part]) = (root, path.parts()) {
+                    let v = part.field_in(d);
                     if !matches!(v, Some(Bson::Array(_))) {
                         let mut inner = None;
                         let ok = pred.matches(v, &mut inner);

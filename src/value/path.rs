@@ -8,6 +8,7 @@
 //! itself. See https://www.mongodb.com/docs/manual/tutorial/query-arrays/ and
 //! https://www.mongodb.com/docs/manual/tutorial/query-embedded-documents/.
 use bson::{Bson, Document};
+use std::cell::Cell;
 
 /// `doc.get(name)`, faster on the small documents collections usually hold:
 /// a linear scan compares key lengths first and touches neither the hash
@@ -86,13 +87,24 @@ pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// One component of a dotted path.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Part {
     pub name: String,
     /// The array index this component names, when it is all digits (`"0"`, `"12"`;
     /// not `"01"`, which never equals an array element's field name).
     pub index: Option<usize>,
+    /// Where this component's field was last found in a document: the
+    /// documents a path is applied to usually share a field order, so the
+    /// next lookup reads that one entry first (a hint: not part of equality).
+    at: Cell<u8>,
 }
+
+impl PartialEq for Part {
+    fn eq(&self, other: &Part) -> bool {
+        self.name == other.name
+    }
+}
+impl Eq for Part {}
 
 impl Part {
     pub fn new(name: &str) -> Part {
@@ -101,7 +113,35 @@ impl Part {
         Part {
             name: name.to_string(),
             index: if canonical { name.parse().ok() } else { None },
+            at: Cell::new(0),
         }
+    }
+
+    /// `field(doc, name)`, reading the entry where this component was last
+    /// found first.
+    #[inline(always)]
+    pub fn field_in<'a>(&self, doc: &'a Document) -> Option<&'a Bson> {
+        let entries = super::entries::of(doc);
+        let at = usize::from(self.at.get());
+        if let Some((k, v)) = entries.get_index(at) {
+            if same_bytes(k.as_bytes(), self.name.as_bytes()) {
+                return Some(v);
+            }
+        }
+        let found = field(doc, &self.name)?;
+        // Remember the position (the scan above found it among the first few).
+        let n = entries.len().min(usize::from(u8::MAX));
+        let mut i = 0;
+        while i < n {
+            if let Some((_, v)) = entries.get_index(i) {
+                if std::ptr::eq(v, found) {
+                    self.at.set(i as u8);
+                    break;
+                }
+            }
+            i += 1;
+        }
+        Some(found)
     }
 }
 
@@ -137,7 +177,7 @@ enum Obj<'a> {
 impl<'a> Obj<'a> {
     fn get(self, part: &Part) -> Option<&'a Bson> {
         match self {
-            Obj::Doc(d) => field(d, &part.name),
+            Obj::Doc(d) => part.field_in(d),
             Obj::Arr(a) => part.index.and_then(|i| a.get(i)),
         }
     }
@@ -272,7 +312,7 @@ fn visit_array<'a>(
             let stop = if rest.len() == 1 {
                 // `history.ticker`: what `visit_obj` would do for one component,
                 // without its loop and a second callback per element.
-                match field(d, &next.name) {
+                match next.field_in(d) {
                     Some(v @ Bson::Array(a)) => {
                         visit_array(v, a, &[], leaf, &mut |v, _| f(v, Some(i)))
                     }
@@ -318,6 +358,26 @@ mod tests {
             false
         });
         out
+    }
+
+    #[test]
+    fn remembered_positions_are_only_hints() {
+        let path = FieldPath::new("b");
+        let part = &path.parts()[0];
+        let docs = [
+            doc! {"a": 1, "b": 2},
+            doc! {"b": 3, "a": 4},
+            doc! {"x": 0, "a": 1, "b": 5},
+            doc! {"a": 1},
+            doc! {"a": 1, "c": 9},
+        ];
+        let got: Vec<_> = docs.iter().map(|d| part.field_in(d).cloned()).collect();
+        assert_eq!(
+            got,
+            vec![Some(bson!(2)), Some(bson!(3)), Some(bson!(5)), None, None]
+        );
+        // The hint is not part of a path's identity.
+        assert_eq!(path, FieldPath::new("b"));
     }
 
     #[test]
