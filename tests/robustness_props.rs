@@ -13,6 +13,7 @@ mod harness;
 
 use mqlplay::RunCtx;
 use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
 use std::path::{Path, PathBuf};
 
 fn config(cases: u32) -> ProptestConfig {
@@ -261,30 +262,49 @@ fn mutate(src: &str, edits: &[Edit]) -> String {
     String::from_utf8_lossy(&b).into_owned()
 }
 
-proptest! {
-    #![proptest_config(config(1500))]
-
-    /// The case files' scripts, mutated, against their databases.
-    #[test]
-    fn mutated_case_scripts(pick in any::<prop::sample::Index>(), edits in prop::collection::vec(edit(), 1..5)) {
-        let corpus = corpus();
-        let (db, script) = &corpus[pick.index(corpus.len())];
-        let script = mutate(script, &edits);
-        harness::run_checked(db, &script, &RunCtx::default());
-    }
+/// The case files' scripts, mutated, against their databases. On a big
+/// stack: some cases build documents 178 levels deep, and bson's own
+/// `into_relaxed_extjson` (the harness's relaxed output) takes ~10 debug
+/// frames per level, past a test thread's 2 MiB (1 run in ~40 overflowed).
+#[test]
+fn mutated_case_scripts() {
+    with_big_stack(|| {
+        let strategy = (
+            any::<prop::sample::Index>(),
+            prop::collection::vec(edit(), 1..5),
+        );
+        let outcome = TestRunner::new(config(1500)).run(&strategy, |(pick, edits)| {
+            let corpus = corpus();
+            let (db, script) = &corpus[pick.index(corpus.len())];
+            let script = mutate(script, &edits);
+            harness::run_checked(db, &script, &RunCtx::default());
+            Ok(())
+        });
+        if let Err(e) = outcome {
+            panic!("{e}");
+        }
+    });
 }
 
-proptest! {
-    #![proptest_config(config(400))]
-
-    /// The case files' configurations, mutated.
-    #[test]
-    fn mutated_configurations(pick in any::<prop::sample::Index>(), edits in prop::collection::vec(edit(), 1..5)) {
-        let corpus = corpus();
-        let (db, _) = &corpus[pick.index(corpus.len())];
-        let db = mutate(if db.trim().is_empty() { grammar::DB } else { db }, &edits);
-        harness::run_checked(&db, "db.getCollectionNames()", &RunCtx::default());
-    }
+/// The case files' configurations, mutated (on a big stack, as above).
+#[test]
+fn mutated_configurations() {
+    with_big_stack(|| {
+        let strategy = (
+            any::<prop::sample::Index>(),
+            prop::collection::vec(edit(), 1..5),
+        );
+        let outcome = TestRunner::new(config(400)).run(&strategy, |(pick, edits)| {
+            let corpus = corpus();
+            let (db, _) = &corpus[pick.index(corpus.len())];
+            let db = mutate(if db.trim().is_empty() { grammar::DB } else { db }, &edits);
+            harness::run_checked(&db, "db.getCollectionNames()", &RunCtx::default());
+            Ok(())
+        });
+        if let Err(e) = outcome {
+            panic!("{e}");
+        }
+    });
 }
 
 /// Formatting both panes of every case changes nothing about the run, and
