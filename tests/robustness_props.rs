@@ -297,7 +297,14 @@ fn mutated_configurations() {
         let outcome = TestRunner::new(config(400)).run(&strategy, |(pick, edits)| {
             let corpus = corpus();
             let (db, _) = &corpus[pick.index(corpus.len())];
-            let db = mutate(if db.trim().is_empty() { grammar::DB } else { db }, &edits);
+            let db = mutate(
+                if db.trim().is_empty() {
+                    grammar::DB
+                } else {
+                    db
+                },
+                &edits,
+            );
             harness::run_checked(&db, "db.getCollectionNames()", &RunCtx::default());
             Ok(())
         });
