@@ -262,50 +262,44 @@ fn mutate(src: &str, edits: &[Edit]) -> String {
     String::from_utf8_lossy(&b).into_owned()
 }
 
-/// The case files' scripts, mutated, against their databases. On a big
-/// stack: some cases build documents 178 levels deep, and bson's own
-/// `into_relaxed_extjson` (the harness's relaxed output) takes ~10 debug
-/// frames per level, past a test thread's 2 MiB (1 run in ~40 overflowed).
+/// The case files' scripts, mutated, against their databases.
 #[test]
 fn mutated_case_scripts() {
-    with_big_stack(|| {
-        let strategy = (
-            any::<prop::sample::Index>(),
-            prop::collection::vec(edit(), 1..5),
-        );
-        let outcome = TestRunner::new(config(1500)).run(&strategy, |(pick, edits)| {
-            let corpus = corpus();
-            let (db, script) = &corpus[pick.index(corpus.len())];
-            let script = mutate(script, &edits);
-            harness::run_checked(db, &script, &RunCtx::default());
-            Ok(())
-        });
-        if let Err(e) = outcome {
-            panic!("{e}");
-        }
+    on_mutated_cases(1500, |(db, script), edits| {
+        harness::run_checked(db, &mutate(script, edits), &RunCtx::default());
     });
 }
 
-/// The case files' configurations, mutated (on a big stack, as above).
+/// The case files' configurations, mutated.
 #[test]
 fn mutated_configurations() {
-    with_big_stack(|| {
+    on_mutated_cases(400, |(db, _), edits| {
+        let db = if db.trim().is_empty() {
+            grammar::DB
+        } else {
+            db
+        };
+        harness::run_checked(
+            &mutate(db, edits),
+            "db.getCollectionNames()",
+            &RunCtx::default(),
+        );
+    });
+}
+
+/// `check` on `cases` random (case, edits) pairs, on a big stack: some cases
+/// build documents 178 levels deep, and bson's own `into_relaxed_extjson`
+/// (the harness's relaxed output) takes ~10 debug frames per level, past a
+/// test thread's 2 MiB (1 run in ~45 overflowed).
+fn on_mutated_cases(cases: u32, check: fn(&(String, String), &[Edit])) {
+    with_big_stack(move || {
         let strategy = (
             any::<prop::sample::Index>(),
             prop::collection::vec(edit(), 1..5),
         );
-        let outcome = TestRunner::new(config(400)).run(&strategy, |(pick, edits)| {
+        let outcome = TestRunner::new(config(cases)).run(&strategy, |(pick, edits)| {
             let corpus = corpus();
-            let (db, _) = &corpus[pick.index(corpus.len())];
-            let db = mutate(
-                if db.trim().is_empty() {
-                    grammar::DB
-                } else {
-                    db
-                },
-                &edits,
-            );
-            harness::run_checked(&db, "db.getCollectionNames()", &RunCtx::default());
+            check(&corpus[pick.index(corpus.len())], &edits);
             Ok(())
         });
         if let Err(e) = outcome {
