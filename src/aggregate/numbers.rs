@@ -3,7 +3,7 @@
 //! an int total that leaves int32 becomes a long and a long total that leaves
 //! int64 becomes a double; doubles are added with a double-double
 //! (compensated) summation so `0.1 + 0.2 + 0.3` rounds as the server does.
-use crate::value::numeric::{decode_decimal, to_f64, Dec};
+use crate::value::numeric::{decode_decimal, round_sig, to_f64, Dec, DEC_DIGITS};
 use bigdecimal::BigDecimal;
 use bson::{Bson, Decimal128};
 use std::str::FromStr;
@@ -68,8 +68,10 @@ impl SumState {
                 self.width = Width::Decimal;
                 match decode_decimal(d) {
                     Dec::Finite(b) => {
+                        // Each addition rounds to Decimal128's 34 digits, as the
+                        // server's `decimalTotal.add(...)` does: [1E34, 1, -1E34] sums to 0.
                         let total = self.dec.take().unwrap_or_default() + b;
-                        self.dec = Some(total);
+                        self.dec = Some(round_sig(&total, DEC_DIGITS));
                     }
                     special => {
                         self.dec_special = Some(match (self.dec_special.take(), special) {
@@ -168,24 +170,10 @@ fn f64_decimal(f: f64) -> Bson {
     special_decimal(&crate::value::numeric::f64_to_dec(f))
 }
 
-/// A BigDecimal rounded to Decimal128's 34 significant digits.
+/// A BigDecimal rounded to Decimal128's 34 significant digits (half to
+/// even; beyond the exponent range ±Infinity or a zero).
 pub fn big_to_bson(b: &BigDecimal) -> Bson {
-    let rounded = if b.digits() > 34 {
-        b.with_prec(34)
-    } else {
-        b.clone()
-    };
-    let (digits, scale) = rounded.as_bigint_and_exponent();
-    let text = format!("{digits}E{}", -scale);
-    Decimal128::from_str(&text)
-        .or_else(|_| {
-            Decimal128::from_str(if *b < BigDecimal::from(0) {
-                "-Infinity"
-            } else {
-                "Infinity"
-            })
-        })
-        .map_or(Bson::Null, Bson::Decimal128)
+    crate::value::numeric::dec_bson(&Dec::Finite(b.clone()))
 }
 
 /// Any number as a decimal value (for `$avg` of decimals).

@@ -10,7 +10,7 @@ use crate::expr::value::{ensure, nullish, tname, Value};
 use crate::output::shell::type_name;
 use crate::value::numeric::{
     coerce_dec, coerce_i64, dec_bson, dec_to_f64, decode_decimal, f64_to_dec34, int_or_long,
-    is_number, numeric_width, sign_bit, signed_product_bson, to_f64, Dec,
+    is_number, numeric_width, round_sig, sign_bit, signed_product_bson, to_f64, Dec, DEC_DIGITS,
 };
 use bigdecimal::{BigDecimal, RoundingMode};
 use bson::{Bson, DateTime};
@@ -136,7 +136,9 @@ impl AddState {
             (Some(Dec::Inf(a)), Dec::Inf(b)) if a != b => self.dec_special = Some(Dec::NaN),
             (Some(s), _) => self.dec_special = Some(s),
             (None, Dec::Inf(b)) => self.dec_special = Some(Dec::Inf(b)),
-            (None, Dec::Finite(b)) => self.dec = &self.dec + b,
+            // Each addition rounds to Decimal128's 34 digits, as the server's
+            // `decimalTotal.add(...)` does: [1E34, 1, -1E34] adds up to 0E+1.
+            (None, Dec::Finite(b)) => self.dec = round_sig(&(&self.dec + b), DEC_DIGITS),
         }
     }
 

@@ -37,7 +37,8 @@ pub(crate) fn add(a: &Dec, b: &Dec) -> Dec {
         (Dec::NaN, _) | (_, Dec::NaN) => Dec::NaN,
         (Dec::Inf(x), Dec::Inf(y)) if x != y => Dec::NaN,
         (Dec::Inf(x), _) | (_, Dec::Inf(x)) => Dec::Inf(*x),
-        (Dec::Finite(x), Dec::Finite(y)) => Dec::Finite(x + y),
+        // One Decimal128 operation: rounded to 34 digits (half to even).
+        (Dec::Finite(x), Dec::Finite(y)) => Dec::Finite(round_sig(&(x + y), DEC_DIGITS)),
     }
 }
 
@@ -74,7 +75,7 @@ pub(crate) fn mul(a: &Dec, b: &Dec) -> Dec {
     match (a, b) {
         (Dec::NaN, _) | (_, Dec::NaN) => Dec::NaN,
         (Dec::Inf(_), other) | (other, Dec::Inf(_)) if is_zero(other) => Dec::NaN,
-        (Dec::Finite(x), Dec::Finite(y)) => Dec::Finite(mul_exact(x, y)),
+        (Dec::Finite(x), Dec::Finite(y)) => Dec::Finite(round_sig(&mul_exact(x, y), DEC_DIGITS)),
         _ => Dec::Inf(is_negative(a) == is_negative(b)),
     }
 }

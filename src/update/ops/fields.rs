@@ -2,9 +2,9 @@
 //! type promotion (SafeNum), `$min`/`$max`, `$currentDate`.
 //! https://www.mongodb.com/docs/manual/reference/operator/update/inc/
 //! https://www.mongodb.com/docs/manual/reference/operator/update/mul/
-use crate::value::numeric::{decode_decimal, Dec};
+use crate::value::numeric::{dec_bson, decode_decimal, sign_bit, signed_product_bson, Dec};
 use bigdecimal::{BigDecimal, Zero};
-use bson::{Bson, Decimal128};
+use bson::Bson;
 use std::str::FromStr;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -115,13 +115,11 @@ fn decimal_arith(op: Arith, a: &Bson, b: &Bson) -> Option<Bson> {
         (Arith::Add, Dec::Finite(p), Dec::Finite(q)) => {
             let r = &p + &q;
             if r.is_zero() {
-                // An exact zero sum keeps the smaller exponent and is positive
-                // (IEEE 754, rounding to nearest): -1.5 + 1.5 = 0.0.
-                let scale = p
-                    .as_bigint_and_exponent()
-                    .1
-                    .max(q.as_bigint_and_exponent().1);
-                return Some(Bson::Decimal128(zero_decimal(scale, false, &r)));
+                // An exact zero sum keeps the smaller exponent (the sum's
+                // scale) and is positive (IEEE 754, rounding to nearest:
+                // -1.5 + 1.5 = 0.0), except -0 + -0 = -0.
+                let negative = sign_bit(a) && sign_bit(b);
+                return Some(signed_product_bson(&Dec::Finite(r), negative));
             }
             Dec::Finite(r)
         }
@@ -135,43 +133,19 @@ fn decimal_arith(op: Arith, a: &Bson, b: &Bson) -> Option<Bson> {
             }
         }
         (Arith::Mul, Dec::Finite(p), Dec::Finite(q)) => {
+            // IEEE 754 decimal multiplication keeps a zero's exponent (the sum
+            // of the operands') and sign (their XOR): $mul of a missing field
+            // by 1.25 stores 0.00, by -1.5 stores -0.0. The signs come from the
+            // operands themselves: `Dec` has no -0.
             let r = crate::expr::ops::decimal::mul_exact(&p, &q);
-            if r.is_zero() {
-                // IEEE 754 decimal multiplication keeps a zero's exponent (the
-                // sum of the operands') and sign (their XOR): $mul of a missing
-                // field by 1.25 stores 0.00, by -1.5 stores -0.0.
-                // The signs from the operands themselves: `Dec` has no -0.
-                use crate::value::numeric::sign_bit;
-                let scale = p.as_bigint_and_exponent().1 + q.as_bigint_and_exponent().1;
-                let negative = sign_bit(a) != sign_bit(b);
-                return Some(Bson::Decimal128(zero_decimal(scale, negative, &r)));
-            }
-            Dec::Finite(r)
+            return Some(signed_product_bson(
+                &Dec::Finite(r),
+                sign_bit(a) != sign_bit(b),
+            ));
         }
     };
-    Some(Bson::Decimal128(dec_to_decimal128(&r)))
-}
-
-/// A decimal zero with `scale` fractional digits (`0E-scale`), signed.
-fn zero_decimal(scale: i64, negative: bool, fallback: &BigDecimal) -> Decimal128 {
-    let sign = if negative { "-" } else { "" };
-    Decimal128::from_str(&format!("{sign}0E{}", -scale))
-        .unwrap_or_else(|_| dec_to_decimal128(&Dec::Finite(fallback.clone())))
-}
-
-pub fn dec_to_decimal128(d: &Dec) -> Decimal128 {
-    let text = match d {
-        Dec::NaN => "NaN".to_string(),
-        Dec::Inf(true) => "Infinity".to_string(),
-        Dec::Inf(false) => "-Infinity".to_string(),
-        Dec::Finite(b) => b.to_string(),
-    };
-    Decimal128::from_str(&text)
-        .or_else(|_| match d {
-            Dec::Finite(b) => Decimal128::from_str(&b.to_scientific_notation()),
-            _ => Decimal128::from_str("NaN"),
-        })
-        .unwrap_or_else(|_| Decimal128::from_bytes([0; 16]))
+    // Rounded to 34 significant digits, as the server stores a Decimal128.
+    Some(dec_bson(&r))
 }
 
 /// `$mul` on a missing field stores 0 of the operand's type (operand × int 0).
@@ -208,7 +182,7 @@ mod tests {
         assert_eq!(zero_like(&bson!(2.5)), bson!(0.0));
         let d = arith(
             Arith::Add,
-            &Bson::Decimal128(Decimal128::from_str("1.5").unwrap_or_else(|_| unreachable!())),
+            &Bson::Decimal128(bson::Decimal128::from_str("1.5").unwrap_or_else(|_| unreachable!())),
             &bson!(1),
         );
         assert_eq!(d.map(|v| v.to_string()), Some("2.5".to_string()));
