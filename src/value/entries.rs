@@ -27,6 +27,14 @@ pub fn of(doc: &Document) -> &Slice<String, Bson> {
     inner.as_slice()
 }
 
+/// Where `name` sits in `doc`, through the map's hash table (for wide
+/// documents, where a linear scan costs more).
+pub fn index_of(doc: &Document, name: &str) -> Option<usize> {
+    // SAFETY: as in `of`.
+    let inner = unsafe { &*(doc as *const Document).cast::<Inner>() };
+    inner.get_index_of(name)
+}
+
 /// An empty document with room for exactly `n` fields: its hash table and
 /// entries allocated once, at that size (a `Document` grows by doubling and
 /// reserves as many entries as its table holds: 7 entries of 96 bytes on
@@ -53,6 +61,10 @@ mod tests {
                 assert_eq!(by_position.get_index(i), Some((k, v)));
             }
             assert_eq!(by_position.get_index(doc.len()), None);
+            for (i, k) in doc.keys().enumerate() {
+                assert_eq!(index_of(&doc, k), Some(i));
+            }
+            assert_eq!(index_of(&doc, "nope"), None);
             // Changes through bson's API show through the slice.
             doc.remove("a");
             doc.insert("z", 2.5);

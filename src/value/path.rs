@@ -20,6 +20,11 @@ use std::cell::Cell;
 /// entries before the field. Entries are read by position
 /// ([`entries::of`](super::entries::of)), not through bson's iterator.
 pub fn field<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
+    field_at(doc, name).map(|(_, v)| v)
+}
+
+/// [`field`] and the position where the field was found.
+fn field_at<'a>(doc: &'a Document, name: &str) -> Option<(usize, &'a Bson)> {
     const TRACKED: usize = super::prefetch::TRACKED;
     let key = name.as_bytes();
     let entries = super::entries::of(doc);
@@ -31,20 +36,21 @@ pub fn field<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
             break;
         };
         if same_bytes(k.as_bytes(), key) {
-            return Some(v);
+            return Some((p, v));
         }
     }
     let n = entries.len();
     if n > TRACKED {
         // A wide document: its hash table beats the linear scan.
-        return doc.get(name);
+        let i = super::entries::index_of(doc, name)?;
+        return entries.get_index(i).map(|(_, v)| (i, v));
     }
     let mut i = 0;
     while i < n {
         if let Some((k, v)) = entries.get_index(i) {
             if same_bytes(k.as_bytes(), key) {
                 super::prefetch::note(i);
-                return Some(v);
+                return Some((i, v));
             }
         }
         i += 1;
@@ -128,18 +134,10 @@ impl Part {
                 return Some(v);
             }
         }
-        let found = field(doc, &self.name)?;
-        // Remember the position (the scan above found it among the first few).
-        let n = entries.len().min(usize::from(u8::MAX));
-        let mut i = 0;
-        while i < n {
-            if let Some((_, v)) = entries.get_index(i) {
-                if std::ptr::eq(v, found) {
-                    self.at.set(i as u8);
-                    break;
-                }
-            }
-            i += 1;
+        let (i, found) = field_at(doc, &self.name)?;
+        // Remember the position (past 255 fields there is no hint).
+        if let Ok(i) = u8::try_from(i) {
+            self.at.set(i);
         }
         Some(found)
     }
@@ -376,6 +374,15 @@ mod tests {
             got,
             vec![Some(bson!(2)), Some(bson!(3)), Some(bson!(5)), None, None]
         );
+        // A wide document (found through its hash table) moves the hint too.
+        let mut wide = Document::new();
+        for i in 0..20 {
+            wide.insert(format!("f{i}"), i);
+        }
+        wide.insert("b", "wide");
+        assert_eq!(part.field_in(&wide), Some(&bson!("wide")));
+        assert_eq!(part.at.get(), 20);
+        assert_eq!(part.field_in(&docs[0]), Some(&bson!(2)));
         // The hint is not part of a path's identity.
         assert_eq!(path, FieldPath::new("b"));
     }

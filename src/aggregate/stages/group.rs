@@ -34,6 +34,18 @@ impl GroupKey {
         Ok(GroupKey::One(Operand::compile(spec, ctx)?))
     }
 
+    /// The key of `doc` without evaluating anything, when it is a constant or
+    /// a one-field path (`"$ticker"`): no `Result<Cow>` per document (about 90
+    /// bytes copied per call level in wasm). `None`: use [`GroupKey::eval`].
+    #[inline]
+    pub fn borrowed<'a>(&'a self, doc: &'a Document) -> Option<&'a Bson> {
+        static NULL: Bson = Bson::Null;
+        match self {
+            GroupKey::One(op) => op.borrowed(doc).map(|v| v.unwrap_or(&NULL)),
+            GroupKey::Fields(_) => None,
+        }
+    }
+
     /// The key of `doc`; missing becomes null.
     pub fn eval<'a>(&'a self, doc: &'a Document, scope: &Scope) -> Result<Cow<'a, Bson>> {
         match self {
@@ -158,15 +170,9 @@ impl Group {
             crate::budget::check()?;
         }
         let evaluated;
-        let key = match &self.key {
-            GroupKey::One(op) => match op.borrowed(doc) {
-                Some(v) => v.unwrap_or(&Bson::Null),
-                None => {
-                    evaluated = self.key.eval(doc, scope)?;
-                    &*evaluated
-                }
-            },
-            GroupKey::Fields(_) => {
+        let key = match self.key.borrowed(doc) {
+            Some(v) => v,
+            None => {
                 evaluated = self.key.eval(doc, scope)?;
                 &*evaluated
             }
