@@ -513,6 +513,14 @@ pub(crate) fn c_to(name: &'static str, a: &Bson, c: &mut Compiler) -> Result<Nod
             Node::Const(bson::bson!({"type": "binData", "subtype": 4})),
             Some(Node::Const(Bson::String("uuid".into()))),
         )
+    } else if to == "string" {
+        // binData: "If the BinData is a UUID, returns the UUID as a string.
+        // Otherwise, returns the base64 encoded string value." (the $toString
+        // page; `$convert` without a format refuses binData).
+        (
+            Node::Const(Bson::String(to.to_string())),
+            Some(Node::Const(Bson::String("auto".into()))),
+        )
     } else {
         (Node::Const(Bson::String(to.to_string())), None)
     };
