@@ -8,7 +8,7 @@
 //! https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/#arrays.
 use crate::error::{Error, Result};
 use crate::value::compare;
-use crate::value::path::{FieldPath, LeafArrays};
+use crate::value::path::{FieldPath, Part};
 use bson::{Bson, Document};
 use std::cmp::Ordering;
 
@@ -224,8 +224,68 @@ static NULL: Bson = Bson::Null;
 /// The key of an empty array: below null, as undefined sorts.
 static EMPTY: Bson = Bson::Undefined;
 
+/// One value a sort key is chosen from.
+#[derive(Clone, Copy)]
+enum SortVal<'a> {
+    /// The path is missing there: counts as null.
+    Missing,
+    /// An empty array at the end of the path: below null, as undefined sorts.
+    Empty,
+    Value(&'a Bson),
+}
+
+/// The values a sort key is chosen from: the server's sort key generation,
+/// which differs from the matcher's path traversal in one way: a numeric
+/// component after an array names that element only (`"a.0.b"` reads
+/// `a[0].b`, never a field "0" of each element), and an array reached that
+/// way at the end of the path is one value, not its elements (the server's
+/// jstests/core/query/sort/sort_dotted_paths_positional.js). Elsewhere an
+/// array is traversed: its documents continue the path (scalars in the
+/// middle of a path contribute nothing), and at the end its elements are
+/// the values.
+fn sort_values<'a>(v: &'a Bson, parts: &[Part], positional: bool, f: &mut dyn FnMut(SortVal<'a>)) {
+    let Some((part, rest)) = parts.split_first() else {
+        match v {
+            Bson::Array(a) if !positional => {
+                if a.is_empty() {
+                    f(SortVal::Empty);
+                }
+                for e in a {
+                    f(SortVal::Value(e));
+                }
+            }
+            _ => f(SortVal::Value(v)),
+        }
+        return;
+    };
+    match v {
+        Bson::Document(d) => match part.field_in(d) {
+            Some(x) => sort_values(x, rest, false, f),
+            None => f(SortVal::Missing),
+        },
+        Bson::Array(a) => match part.index {
+            Some(i) => match a.get(i) {
+                Some(e) => sort_values(e, rest, true, f),
+                None => f(SortVal::Missing),
+            },
+            None => {
+                for e in a {
+                    if let Bson::Document(d) = e {
+                        match part.field_in(d) {
+                            Some(x) => sort_values(x, rest, false, f),
+                            None => f(SortVal::Missing),
+                        }
+                    }
+                }
+            }
+        },
+        _ => f(SortVal::Missing),
+    }
+}
+
 /// The key for one path: min (ascending) or max (descending) of the values
-/// found, arrays expanded; missing is null; an empty array is below null.
+/// found ([`sort_values`]); missing is null; an empty array is below null;
+/// a path that finds nothing (an array of scalars before its end) is null.
 /// Borrowed from the document (or a static null/undefined).
 fn key_ref<'a>(path: &FieldPath, subject: Subject<'a>, ascending: bool) -> &'a Bson {
     // The common case: a top-level field holding no array.
@@ -237,67 +297,53 @@ fn key_ref<'a>(path: &FieldPath, subject: Subject<'a>, ascending: bool) -> &'a B
         }
     }
     let mut best: Option<&'a Bson> = None;
-    let mut saw_missing = false;
-    let mut visit = |v: Option<&'a Bson>, _: Option<usize>| {
-        match v {
-            None => saw_missing = true,
-            Some(v) => {
-                let better = match best {
-                    None => true,
-                    Some(b) => {
-                        let ord = compare(v, b);
-                        if ascending {
-                            ord == Ordering::Less
-                        } else {
-                            ord == Ordering::Greater
-                        }
-                    }
-                };
-                if better {
-                    best = Some(v);
+    let mut missing = false;
+    let mut empty = false;
+    let mut visit = |v: SortVal<'a>| match v {
+        SortVal::Missing => missing = true,
+        SortVal::Empty => empty = true,
+        SortVal::Value(v) => {
+            let better = best.is_none_or(|b| {
+                let ord = compare(v, b);
+                if ascending {
+                    ord == Ordering::Less
+                } else {
+                    ord == Ordering::Greater
+                }
+            });
+            if better {
+                best = Some(v);
+            }
+        }
+    };
+    match subject {
+        Subject::Doc(d) => {
+            if let Some((first, rest)) = path.parts().split_first() {
+                match first.field_in(d) {
+                    Some(x) => sort_values(x, rest, false, &mut visit),
+                    None => visit(SortVal::Missing),
                 }
             }
         }
-        false
-    };
-    match subject {
-        Subject::Doc(d) => path.visit(d, LeafArrays::TraverseOmitArray, &mut visit),
-        Subject::Value(v) => path.visit_value(v, LeafArrays::TraverseOmitArray, &mut visit),
-    };
-    let found = match (best, saw_missing) {
-        (Some(b), true) => {
-            // A missing value counts as null among the others.
-            let ord = compare(&NULL, b);
-            if (ascending && ord == Ordering::Less) || (!ascending && ord == Ordering::Greater) {
-                None
-            } else {
-                Some(b)
-            }
-        }
-        (b, _) => b,
-    };
-    match found {
-        Some(v) => v,
-        None if saw_missing => &NULL,
-        // Nothing found: an empty array at the end of the path sorts below
-        // null (as undefined does); arrays of scalars before the end are null.
-        None => {
-            let mut empty = false;
-            let mut check = |v: Option<&'a Bson>, _: Option<usize>| {
-                empty |= matches!(v, Some(Bson::Array(a)) if a.is_empty());
-                empty
-            };
-            match subject {
-                Subject::Doc(d) => path.visit(d, LeafArrays::NoTraversal, &mut check),
-                Subject::Value(v) => path.visit_value(v, LeafArrays::NoTraversal, &mut check),
-            };
-            if empty {
-                &EMPTY
-            } else {
-                &NULL
-            }
+        Subject::Value(v) => sort_values(v, path.parts(), false, &mut visit),
+    }
+    // Missing counts as null and an empty array as undefined among the others.
+    let mut key = best;
+    for (seen, v) in [(missing, &NULL), (empty, &EMPTY)] {
+        let better = seen
+            && key.is_none_or(|k| {
+                let ord = compare(v, k);
+                if ascending {
+                    ord == Ordering::Less
+                } else {
+                    ord == Ordering::Greater
+                }
+            });
+        if better {
+            key = Some(v);
         }
     }
+    key.unwrap_or(&NULL)
 }
 
 #[cfg(test)]
