@@ -8,6 +8,7 @@ mod explain;
 mod indexes;
 mod insert;
 mod read;
+mod sort_arg;
 mod stats;
 mod write;
 

@@ -244,7 +244,11 @@ impl Find {
         };
         for (key, v) in opts {
             match key.as_str() {
-                "sort" => f.sort = Some(SortSpec::compile(as_doc(v, "sort")?)?),
+                "sort" => {
+                    if let Some(spec) = crate::engine::sort_arg::sort_arg(v)? {
+                        f.sort = Some(SortSpec::compile(&spec)?);
+                    }
+                }
                 "skip" => f.skip = count_option(opts, "skip")?.unwrap_or(0),
                 "limit" => f.limit = count_option(opts, "limit")?.unwrap_or(0),
                 "projection" => f.projection = Some(as_doc(v, "projection")?.clone()),
@@ -266,9 +270,13 @@ impl Find {
         match call.name.as_str() {
             "sort" => {
                 call.max_args(1)?;
-                let empty = Document::new();
-                let spec = call.doc_arg(0, "sort")?.unwrap_or(&empty);
-                self.sort = Some(SortSpec::compile(spec)?);
+                let spec = match call.args.first() {
+                    Some(arg) => crate::engine::sort_arg::sort_arg(&arg.value)
+                        .map_err(|e| e.at(arg.span))?
+                        .unwrap_or_default(),
+                    None => Document::new(),
+                };
+                self.sort = Some(SortSpec::compile(&spec)?);
             }
             "skip" => {
                 call.max_args(1)?;

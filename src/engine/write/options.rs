@@ -81,7 +81,10 @@ pub fn parse(d: Option<&Document>, run: &crate::context::RunCtx) -> Result<Opts>
         Some(Bson::Array(a)) => Some(a.clone()),
         Some(v) => return Err(wrong_type("arrayFilters", v, "array")),
     };
-    o.sort = doc_opt(d, "sort")?;
+    o.sort = match d.get("sort") {
+        Some(v) => crate::engine::sort_arg::sort_arg(v)?,
+        None => None,
+    };
     o.projection = match doc_opt(d, "projection")? {
         Some(p) => Some(p),
         None => doc_opt(d, "fields")?,
