@@ -25,10 +25,12 @@ pub(crate) fn sort_arg(v: &Bson) -> Result<Option<Document>> {
             out
         }
         Bson::Array(items) => pairs(items)?,
-        other => return Err(Error::type_mismatch(format!(
+        other => {
+            return Err(Error::type_mismatch(format!(
             "sort must be an object, a field name or an array of [field, direction] pairs, got {}",
             crate::output::shell::type_name(other)
-        ))),
+        )))
+        }
     }))
 }
 

@@ -6,8 +6,8 @@
 //! `$dateFromString` specifiers are parsed strictly.
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/dateFromString/
 use super::date::{
-    days_from_civil, days_from_iso, local_ms_from_parts, validate_format, Zone, FROM_STRING_SPECS,
-    MS_PER_DAY,
+    days_from_civil, days_from_iso, days_in_month, local_ms_from_parts, validate_format, Zone,
+    FROM_STRING_SPECS, MS_PER_DAY,
 };
 use crate::error::{Error, Result};
 use bson::DateTime;
@@ -376,6 +376,17 @@ pub(crate) fn parse_date_string(
     let (Some(h), Some(mi), Some(sec)) = (f.hour, f.minute, f.second) else {
         return Err(incomplete(s));
     };
+    // timelib warns about impossible dates and times instead of rolling them
+    // over, and the server turns any warning into an error
+    // (TimeZoneDatabase::fromString): "2017-02-30", "24:00:00", ":60" fail.
+    if let (Some(y), Some(m), Some(d)) = (f.year, f.month, f.day) {
+        if days.is_none() && !((1..=12).contains(&m) && (1..=days_in_month(y, m)).contains(&d)) {
+            return Err(failure(s, "11: The parsed date was invalid"));
+        }
+    }
+    if !((0..=23).contains(&h) && (0..=59).contains(&mi) && (0..=59).contains(&sec)) {
+        return Err(failure(s, "11: The parsed time was invalid"));
+    }
     let local = match days {
         Some(d) => d
             .checked_mul(MS_PER_DAY)
