@@ -60,12 +60,23 @@ impl Zone {
         }
     }
 
-    /// The UTC instant of a local wall-clock time (timelib's two-step lookup:
-    /// ambiguous times take the first occurrence, skipped times move back).
+    /// The UTC instant of a local wall-clock time. Ambiguous times (the
+    /// hour repeated when clocks go back) take the first occurrence. A time
+    /// the clocks skip has no instant: timelib reads it with the offset from
+    /// before the jump, so it lands after the jump by the skipped amount
+    /// (02:30 on a New York spring-forward day is 07:30Z, 03:30 EDT; 02:30 in
+    /// Berlin is 01:30Z, 03:30 CEST), as PHP's DateTime (also timelib) does.
     pub fn local_to_utc(&self, local_ms: i64) -> i64 {
         let first = self.offset_at(local_ms);
         let second = self.offset_at(local_ms.saturating_sub(first * 1000));
-        local_ms.saturating_sub(second * 1000)
+        let utc = local_ms.saturating_sub(second * 1000);
+        let actual = self.offset_at(utc);
+        if actual == second {
+            return utc;
+        }
+        // In a gap the two offsets met are the ones before and after the
+        // jump; clocks spring forward, so the earlier one is the smaller.
+        local_ms.saturating_sub(second.min(actual) * 1000)
     }
 }
 
