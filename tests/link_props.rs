@@ -68,7 +68,7 @@ const EVERY_TYPE_DB: &str = r#"db = {
   "c😀": [
     { _id: ObjectId("65a934e00102030405000099"), d: 1.5, s: "é\u2028😀\"'\\", o: { "k.é": [1, [2]] },
       a: [null, true, false], bin: BinData(0, "AQID"), uuid: UUID("0123456789abcdef0123456789abcdef"),
-      u: undefined, date: ISODate("2024-01-01T00:00:00.123Z"), re: /a(b)?\/c/imsx, code: Code("x"),
+      u: undefined, date: ISODate("2024-01-01T00:00:00.123Z"), re: /a(b)?\/c/gim, rex: BSONRegExp("a(b)?/c", "imsx"), code: Code("x"),
       i: NumberInt(-2147483648), ts: Timestamp(4294967295, 1), l: NumberLong("-9223372036854775808"),
       dec: NumberDecimal("-1.5E-6175"), min: MinKey(), max: MaxKey(), sym: { "$symbol": "s" },
       nan: NaN, inf: -Infinity, neg0: -0.0, ref: DBRef("c", 1) },

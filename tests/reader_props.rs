@@ -331,7 +331,19 @@ fn print(v: &Bson) -> String {
             d.try_to_rfc3339_string().expect("in range")
         ),
         Bson::Decimal128(d) => format!("NumberDecimal('{d}')"),
-        Bson::RegularExpression(r) => format!("/{}/{}", r.pattern, r.options),
+        // A literal's flags reach the server as mongosh's driver writes them
+        // (g is the s option); x has no JavaScript flag: BSONRegExp.
+        Bson::RegularExpression(r) if !r.options.as_str().contains('x') => {
+            let flags: String = [('s', 'g'), ('i', 'i'), ('m', 'm')]
+                .into_iter()
+                .filter(|(o, _)| r.options.as_str().contains(*o))
+                .map(|(_, f)| f)
+                .collect();
+            format!("/{}/{flags}", r.pattern)
+        }
+        Bson::RegularExpression(r) => {
+            format!("BSONRegExp({}, '{}')", quote(r.pattern.as_str()), r.options)
+        }
         Bson::Timestamp(t) => format!("Timestamp({}, {})", t.time, t.increment),
         Bson::Binary(b) => {
             use base64::Engine;

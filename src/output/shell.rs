@@ -239,7 +239,7 @@ fn scalar(v: &Bson) -> String {
         Bson::ObjectId(o) => format!("ObjectId('{}')", o.to_hex()),
         Bson::DateTime(d) => iso_date(*d),
         Bson::Timestamp(t) => format!("Timestamp({{ t: {}, i: {} }})", t.time, t.increment),
-        Bson::RegularExpression(r) => format!("/{}/{}", r.pattern, r.options),
+        Bson::RegularExpression(r) => regex(r.pattern.as_str(), r.options.as_str()),
         Bson::Binary(b) => {
             if b.subtype == BinarySubtype::Uuid && b.bytes.len() == 16 {
                 let h: String = b.bytes.iter().map(|x| format!("{x:02x}")).collect();
@@ -310,5 +310,23 @@ mod tests {
             "new Date(-124397510400000)"
         );
         assert_eq!(print(&Bson::Int64(5)), "Long('5')");
+    }
+}
+
+/// A regex as mongosh shows it: a JavaScript literal whose flags are the
+/// driver's reading of the BSON options (i, m, and s shown as g: js-bson
+/// maps them both ways), or `BSONRegExp(...)` when an option (x, l, u) has
+/// no JavaScript flag, so that what is printed reads back the same.
+fn regex(pattern: &str, options: &str) -> String {
+    if options.chars().all(|c| "ims".contains(c)) {
+        let mut flags = String::new();
+        for (opt, flag) in [('s', 'g'), ('i', 'i'), ('m', 'm')] {
+            if options.contains(opt) {
+                flags.push(flag);
+            }
+        }
+        format!("/{pattern}/{flags}")
+    } else {
+        format!("BSONRegExp({}, {})", quote(pattern), quote(options))
     }
 }

@@ -32,6 +32,7 @@ const CONSTRUCTORS: &[&str] = &[
     "MinKey",
     "MaxKey",
     "RegExp",
+    "BSONRegExp",
     "Code",
     "DBRef",
     "Number",
@@ -96,6 +97,7 @@ fn construct(name: &str, vals: &[Bson], is_new: bool, ctx: &LowerCtx) -> Result<
         "MinKey" => Ok(Bson::MinKey),
         "MaxKey" => Ok(Bson::MaxKey),
         "RegExp" => regexp(vals),
+        "BSONRegExp" => bson_regexp(vals),
         "Code" => match vals.first() {
             Some(Bson::String(s)) => Ok(Bson::JavaScriptCode(s.clone())),
             _ => Err(Error::bad_value("Code() expects a string")),
@@ -436,19 +438,43 @@ fn regexp(vals: &[Bson]) -> Result<Bson> {
         Some(Bson::RegularExpression(r)) => (r.pattern.to_string(), r.options.to_string()),
         Some(_) => return Err(Error::bad_value("RegExp: the pattern must be a string")),
     };
-    let flags = match vals.get(1) {
+    // `old_flags` are already BSON options (a regex literal's, as the driver wrote them).
+    let options = match vals.get(1) {
         None | Some(Bson::Null) => old_flags,
         Some(Bson::String(f)) => {
             check_regex_flags(f)
                 .map_err(|m| Error::failed_to_parse(format!("SyntaxError: {m}")))?;
-            f.clone()
+            bson_regex_options(f)
         }
         Some(_) => return Err(Error::bad_value("RegExp: the flags must be a string")),
     };
-    regex_value(&pattern, &bson_regex_options(&flags))
+    regex_value(&pattern, &options)
 }
 
 /// A BSON regex; BSON stores both parts as C strings, so a NUL is refused.
+/// `BSONRegExp(pattern, options)`: BSON options as they are (i, l, m, s,
+/// u, x; sorted), for the ones a JavaScript literal cannot carry (js-bson's
+/// BSONRegExp rejects any other letter).
+fn bson_regexp(vals: &[Bson]) -> Result<Bson> {
+    let Some(Bson::String(pattern)) = vals.first() else {
+        return Err(Error::bad_value("BSONRegExp: the pattern must be a string"));
+    };
+    let options = match vals.get(1) {
+        None | Some(Bson::Null | Bson::Undefined) => String::new(),
+        Some(Bson::String(o)) => o.clone(),
+        Some(_) => return Err(Error::bad_value("BSONRegExp: the options must be a string")),
+    };
+    if let Some(c) = options.chars().find(|c| !"ilmsux".contains(*c)) {
+        return Err(Error::bad_value(format!(
+            "The regular expression option [{c}] is not supported"
+        )));
+    }
+    let mut sorted: Vec<char> = options.chars().collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    regex_value(pattern, &sorted.into_iter().collect::<String>())
+}
+
 pub(crate) fn regex_value(pattern: &str, options: &str) -> Result<Bson> {
     let nul = || Error::bad_value("a regular expression cannot contain a null character");
     Ok(Bson::RegularExpression(bson::Regex {

@@ -405,9 +405,9 @@ impl<'a> Lexer<'a> {
         p
     }
 
-    /// `/pattern/flags`. Flags i, m, s, x are kept (as BSON options); g, u, y
-    /// and d are accepted and ignored because mongosh's JavaScript accepts them
-    /// and the driver drops them when it serialises a RegExp; anything else errs.
+    /// `/pattern/flags`, with JavaScript's flags (d g i m s u v y). What
+    /// reaches the server is what mongosh's driver writes for a RegExp
+    /// ([`bson_regex_options`]).
     fn regex(&mut self, start: usize) -> Result<Tok<'a>> {
         let mut p = start + 1;
         let mut in_class = false;
@@ -469,10 +469,11 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// Validate JavaScript regex flags (see [`Lexer::regex`] for which are kept).
+/// Validate JavaScript regex flags: JavaScript's own (`/a/x` is a
+/// SyntaxError in mongosh), each at most once.
 pub fn check_regex_flags(flags: &str) -> std::result::Result<(), String> {
     for (i, c) in flags.char_indices() {
-        if !"imsxguyd".contains(c) {
+        if !"dgimsuvy".contains(c) {
             return Err(format!("Invalid regular expression flags '{flags}'"));
         }
         if flags[..i].contains(c) {
@@ -484,12 +485,24 @@ pub fn check_regex_flags(flags: &str) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// The BSON options for JavaScript flags: only i, m, s, x, sorted.
+/// The BSON options mongosh's driver writes for a JavaScript RegExp: `i`
+/// for ignoreCase, `m` for multiline and `s` for *global* (js-bson's
+/// serializeRegExp: `if (value.global) ... 0x73; // s`); JavaScript's own
+/// `s` (dotAll) and the other flags are dropped. So `/a.b/g` matches across
+/// a newline and `/a.b/s` does not; `{$regex: "a.b", $options: "s"}` is the
+/// way to ask for dotAll.
 pub fn bson_regex_options(flags: &str) -> String {
-    ['i', 'm', 's', 'x']
-        .into_iter()
-        .filter(|c| flags.contains(*c))
-        .collect()
+    let mut out = String::new();
+    if flags.contains('i') {
+        out.push('i');
+    }
+    if flags.contains('m') {
+        out.push('m');
+    }
+    if flags.contains('g') {
+        out.push('s');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -575,7 +588,10 @@ b" 'it''s'"#;
         );
         assert!(Lexer::new("/a/q").next_token().is_err());
         assert!(Lexer::new("/a/ii").next_token().is_err());
+        assert!(Lexer::new("/a/x").next_token().is_err());
         assert_eq!(bson_regex_options("gsmi"), "ims");
+        assert_eq!(bson_regex_options("s"), "");
+        assert_eq!(bson_regex_options("yudg"), "s");
     }
 
     #[test]

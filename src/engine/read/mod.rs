@@ -127,6 +127,17 @@ fn count_documents(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
     let empty = Document::new();
     let opts = call.doc_arg(1, "options")?.unwrap_or(&empty);
     check_options(opts, &["skip", "limit", "hint", "maxTimeMS", "comment"])?;
+    // mongosh's driver runs countDocuments as a pipeline, `{$skip}` and
+    // `{$limit}` included, so their stages' rules apply: `limit: 0` or a
+    // negative limit is "the limit must be positive" (15958).
+    use crate::aggregate::stages::simple;
+    use crate::value::numeric::is_number;
+    if let Some(v) = opts.get("skip").filter(|v| is_number(v)) {
+        simple::skip(v)?;
+    }
+    if let Some(v) = opts.get("limit").filter(|v| is_number(v)) {
+        simple::limit(v)?;
+    }
     let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
     count_matches(session, coll, &filter, filter_doc, opts)
 }

@@ -27,7 +27,8 @@ impl RegexPred {
             ));
         }
         for c in options.chars() {
-            if !matches!(c, 'i' | 'm' | 's' | 'x') {
+            // `u` (UTF-8) is accepted and redundant (the server's pcre_util).
+            if !matches!(c, 'i' | 'm' | 's' | 'x' | 'u') {
                 return Err(Error::location(
                     51108,
                     format!("invalid flag in regex options: {c}"),
