@@ -355,7 +355,13 @@ pub(crate) fn convert(v: &Bson, t: Target, format: Option<&str>) -> Result<Bson>
             Bson::Decimal128(d) => Bson::String(d.to_string()),
             Bson::Boolean(b) => Bson::String(b.to_string()),
             Bson::ObjectId(o) => Bson::String(o.to_hex()),
-            Bson::DateTime(d) => Bson::String(super::date::iso_string(*d)),
+            // The server formats with `%Y-%m-%dT%H:%M:%S.%LZ`, whose year
+            // must be 0-9999 (18537, not a conversion failure: onError does not catch it).
+            Bson::DateTime(d) => Bson::String(super::date::format_date(
+                "%Y-%m-%dT%H:%M:%S.%LZ",
+                d.timestamp_millis(),
+                &super::date::Zone::Utc,
+            )?),
             Bson::Symbol(s) | Bson::JavaScriptCode(s) => Bson::String(s.clone()),
             Bson::Binary(b) => super::bindata::bin_to_string(b, format)?,
             _ => return Err(unsupported()),
