@@ -14,6 +14,9 @@ pub(super) struct Cx<'a> {
     /// `$$ROOT` for expressions.
     pub root: &'a Document,
     pub position: Option<usize>,
+    /// The positional `$` has picked its element (on the first array of its
+    /// path): below it, `a.b.$` includes `b` whole.
+    pub positional_done: bool,
     pub scope: &'a Scope<'a>,
 }
 
@@ -25,7 +28,22 @@ pub(super) fn include_doc(tree: &Tree, doc: &Document, cx: &Cx) -> Result<Docume
                 out.insert(key.clone(), value.clone());
             }
             Some(PNode::Sub(sub)) => {
-                if let Some(v) = include_value(sub, value, cx)? {
+                let v = match value {
+                    // `a.b.$`: the positional applies to the first array on
+                    // its path (the server's applyPositionalProjection).
+                    Bson::Array(items) if !cx.positional_done && sub.has_positional() => {
+                        let item = positional_element(items, cx.position)?;
+                        let inner = Cx {
+                            positional_done: true,
+                            ..*cx
+                        };
+                        Some(Bson::Array(
+                            include_value(sub, item, &inner)?.into_iter().collect(),
+                        ))
+                    }
+                    _ => include_value(sub, value, cx)?,
+                };
+                if let Some(v) = v {
                     out.insert(key.clone(), v);
                 }
             }
@@ -92,26 +110,28 @@ fn compute(node: &PNode, current: Option<&Bson>, cx: &Cx) -> Result<Option<Bson>
                 .map(|e| Bson::Array(vec![e.clone()])),
             _ => None,
         },
-        PNode::Positional => match (current, cx.position) {
-            (Some(Bson::Array(items)), Some(i)) => match items.get(i) {
-                Some(e) => Some(Bson::Array(vec![e.clone()])),
-                None => {
-                    return Err(Error::location(
-                        51247,
-                        "positional operator '.$' element mismatch",
-                    ))
-                }
-            },
-            (Some(Bson::Array(_)), None) => {
-                return Err(Error::location(
-                    51246,
-                    "positional operator '.$' couldn't find a matching element in the array",
-                ))
-            }
-            (v, _) => v.cloned(),
+        PNode::Positional => match current {
+            Some(Bson::Array(items)) if !cx.positional_done => Some(Bson::Array(vec![
+                positional_element(items, cx.position)?.clone(),
+            ])),
+            v => v.cloned(),
         },
         PNode::Include | PNode::Exclude | PNode::Sub(_) => current.cloned(),
     })
+}
+
+/// The array element the query's positional match names (51246 without
+/// one, 51247 when the array is shorter).
+fn positional_element(items: &[Bson], position: Option<usize>) -> Result<&Bson> {
+    let Some(i) = position else {
+        return Err(Error::location(
+            51246,
+            "positional operator '.$' couldn't find a matching element in the array",
+        ));
+    };
+    items
+        .get(i)
+        .ok_or_else(|| Error::location(51247, "positional operator '.$' element mismatch"))
 }
 
 /// find's `$slice`: `n` first elements, `-n` last, `[skip, n]` (negative skip

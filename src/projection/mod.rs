@@ -54,6 +54,14 @@ impl Tree {
         self.fields.iter().find(|(n, _)| n == name).map(|(_, p)| p)
     }
 
+    /// Whether a positional `$` lies somewhere below this level.
+    fn has_positional(&self) -> bool {
+        self.fields.iter().any(|(_, p)| match p {
+            PNode::Sub(t) => t.has_positional(),
+            p => matches!(p, PNode::Positional),
+        })
+    }
+
     fn has_computed(&self) -> bool {
         self.fields.iter().any(|(_, p)| match p {
             PNode::Sub(t) => t.has_computed(),
@@ -168,6 +176,7 @@ impl Projection {
         let cx = apply::Cx {
             root: doc,
             position,
+            positional_done: false,
             scope,
         };
         if self.inclusion {
