@@ -326,7 +326,14 @@ fn visit_array<'a>(
         if offset_match {
             // `a.0.b`: the component also selects element 0 itself.
             if rest.len() == 1 {
-                if f(Some(e), None) {
+                // The element ends the path: an array there is a leaf array
+                // like any other (`{"a.0": 1}` matches `{a: [[1, 2]]}`;
+                // distinct("a.0") yields its elements).
+                let stop = match e {
+                    Bson::Array(inner) => visit_array(e, inner, &[], leaf, f),
+                    _ => f(Some(e), None),
+                };
+                if stop {
                     return true;
                 }
             } else {
