@@ -217,12 +217,13 @@ fn parse_with_format(s: &str, format: &str) -> Result<(Fields, StrZone)> {
                 f.year = v;
             }
             'G' => {
+                // timelib reads 1 to 4 digits here ("%V.%u.%G" reads "1.1.1").
                 let p0 = pos;
-                let v = digits(input, &mut pos, 4);
-                if pos - p0 != 4 {
-                    return Err(fail(p0, "A four digit ISO year could not be found"));
-                }
-                f.iso_year = v;
+                f.iso_year = Some(need(
+                    digits(input, &mut pos, 4),
+                    "A four digit ISO year could not be found",
+                    p0,
+                )?);
             }
             'm' => {
                 f.month = Some(need(
@@ -368,8 +369,14 @@ pub(crate) fn parse_date_string(
     f.second.get_or_insert(0);
     // Dates given as ISO week dates or day of year.
     let mut days = None;
-    if let (Some(y), Some(w), Some(d)) = (f.iso_year, f.iso_week, f.iso_dow) {
-        days = Some(days_from_iso(y, w, d));
+    if let Some(y) = f.iso_year.filter(|_| f.year.is_none()) {
+        // An ISO year alone is its first week's Monday; a week without a
+        // day its Monday ("2017, Week 53" is 2018-01-01), as timelib fills them.
+        days = Some(days_from_iso(
+            y,
+            f.iso_week.unwrap_or(1),
+            f.iso_dow.unwrap_or(1),
+        ));
     } else if let (Some(y), Some(doy)) = (f.year, f.doy) {
         days = Some(days_from_civil(y, 1, 1) + doy - 1);
     }
