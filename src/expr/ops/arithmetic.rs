@@ -55,7 +55,9 @@ pub(crate) struct AddState {
     dec: BigDecimal,
     dec_special: Option<Dec>,
     width: u8,
-    date: bool,
+    /// Once a date is met: the date's milliseconds plus everything added,
+    /// each operand rounded on its own (the server's addToDateValue).
+    date: Option<i64>,
 }
 
 impl AddState {
@@ -66,7 +68,7 @@ impl AddState {
             dec: BigDecimal::from(0),
             dec_special: None,
             width: 0,
-            date: false,
+            date: None,
         }
     }
 
@@ -74,14 +76,16 @@ impl AddState {
         let old = self.width;
         let operand = match v {
             Bson::DateTime(d) => {
-                if self.date {
+                if self.date.is_some() {
                     return Err(Error::location(
                         16612,
                         "only one date allowed in an $add expression",
                     ));
                 }
-                self.date = true;
-                Bson::Int64(d.timestamp_millis())
+                // The numbers added so far become milliseconds, then the date.
+                let before = date_millis(&self.value()?)?;
+                self.date = Some(checked_date_add(before, d.timestamp_millis())?);
+                return Ok(());
             }
             other => {
                 let Some(w) = numeric_width(other) else {
@@ -90,6 +94,10 @@ impl AddState {
                         type_name(other)
                     )));
                 };
+                if let Some(ms) = self.date {
+                    self.date = Some(checked_date_add(ms, date_millis(other)?)?);
+                    return Ok(());
+                }
                 self.width = self.width.max(w);
                 other.clone()
             }
@@ -150,18 +158,7 @@ impl AddState {
     }
 
     pub fn value(&self) -> Result<Bson> {
-        if self.date {
-            let ms = match self.width {
-                0 | 1 => self.long,
-                2 => {
-                    let t = self.double;
-                    if !(t >= i64::MIN as f64 && t < i64::MAX as f64) {
-                        return Err(Error::new(45, "Overflow", "date overflow in $add"));
-                    }
-                    t.round() as i64
-                }
-                _ => dm::dec_to_i64_round(&self.dec_value()).unwrap_or(0),
-            };
+        if let Some(ms) = self.date {
             return Ok(Bson::DateTime(DateTime::from_millis(ms)));
         }
         Ok(match self.width {
@@ -170,6 +167,33 @@ impl AddState {
             2 => Bson::Double(self.double),
             _ => dec_bson(&self.dec_value()),
         })
+    }
+}
+
+fn date_overflow() -> Error {
+    Error::new(45, "Overflow", "date overflow")
+}
+
+fn checked_date_add(ms: i64, by: i64) -> Result<i64> {
+    ms.checked_add(by).ok_or_else(date_overflow)
+}
+
+/// A number added to a date, as milliseconds (the server's addToDateValue):
+/// a double rounds half away from zero (llround) and must lie in the long
+/// range, a decimal rounds half to even and must be finite and in range.
+fn date_millis(v: &Bson) -> Result<i64> {
+    match v {
+        Bson::Double(x) => {
+            if !(*x >= i64::MIN as f64 && *x < i64::MAX as f64) {
+                return Err(date_overflow());
+            }
+            Ok(x.round() as i64)
+        }
+        Bson::Decimal128(_) => {
+            let d = coerce_dec(v).unwrap_or(Dec::NaN);
+            dm::dec_to_i64_round(&d).ok_or_else(date_overflow)
+        }
+        other => Ok(coerce_i64(other).unwrap_or(0)),
     }
 }
 
