@@ -16,6 +16,9 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
             .at(arg.span))
         }
         ("insertMany", Bson::Array(items)) | ("insert", Bson::Array(items)) => {
+            if items.is_empty() {
+                return Err(empty_batch().at(arg.span));
+            }
             (to_documents(items, arg.span)?, true)
         }
         ("insert", Bson::Document(d)) => (vec![d.clone()], false),
@@ -87,4 +90,10 @@ fn to_documents(items: &[Bson], span: crate::error::Span) -> Result<Vec<Document
             .at(span)),
         })
         .collect()
+}
+
+/// mongosh's driver refuses an empty batch before the server sees it (a
+/// MongoInvalidArgumentError, with no server code: BadValue is the nearest).
+pub(crate) fn empty_batch() -> Error {
+    Error::bad_value("Invalid BulkOperation, Batch cannot be empty")
 }

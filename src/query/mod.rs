@@ -5,7 +5,7 @@ mod filter;
 mod matcher;
 mod ops;
 pub mod sort;
-mod upsert;
+pub(crate) mod upsert;
 
 /// PCRE → `regex-lite` translation, shared with the expression operators
 /// (`$regexMatch`, `$regexFind`, `$regexFindAll`) so both paths accept and

@@ -50,9 +50,14 @@ fn collect(filter: &Document, out: &mut Vec<(String, Bson)>) {
     }
 }
 
+/// The seed document: the equality paths set in the order of their dotted
+/// paths (the server keeps them in a `std::map` keyed by path,
+/// path_support.h's EqualityMatches, and adds them in that order), `_id`
+/// first: `{name: "Gus", state: "active", rating: 100}` seeds
+/// `{name, rating, state}`.
 pub(crate) fn seed(equalities: &[(String, Bson)]) -> Result<Document> {
     let mut doc = Document::new();
-    for (i, (path, value)) in equalities.iter().enumerate() {
+    for (i, (path, _)) in equalities.iter().enumerate() {
         for (earlier, _) in &equalities[..i] {
             if earlier == path {
                 return Err(Error::new(
@@ -71,9 +76,32 @@ pub(crate) fn seed(equalities: &[(String, Bson)]) -> Result<Document> {
                 ));
             }
         }
+    }
+    let mut sorted: Vec<&(String, Bson)> = equalities.iter().collect();
+    sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    for (path, value) in sorted {
         set_path(&mut doc, path, value.clone());
     }
-    Ok(doc)
+    Ok(id_first(doc))
+}
+
+/// `_id` moved to the front (the server's `_ensureIdFieldIsFirst`).
+pub(crate) fn id_first(doc: Document) -> Document {
+    match doc.keys().position(|k| k == "_id") {
+        None | Some(0) => doc,
+        Some(_) => {
+            let mut out = Document::new();
+            if let Some(id) = doc.get("_id") {
+                out.insert("_id", id.clone());
+            }
+            for (k, v) in doc {
+                if k != "_id" {
+                    out.insert(k, v);
+                }
+            }
+            out
+        }
+    }
 }
 
 /// A replacement upsert takes only `_id` from the filter, and only whole
@@ -135,6 +163,14 @@ mod tests {
         );
         let conflict = doc! {"a": 1, "$and": [{"a": 2}]};
         assert_eq!(seed(&equalities(&conflict)).map_err(|e| e.code), Err(54));
+        // Sorted by path, `_id` first.
+        let order = doc! {"name": "Gus", "state": "active", "rating": 100, "A": 1, "_id": 7, "a.z": 1, "ab": 2, "a.b": 3};
+        assert_eq!(
+            seed(&equalities(&order)).ok(),
+            Some(
+                doc! {"_id": 7, "A": 1, "a": {"b": 3, "z": 1}, "ab": 2, "name": "Gus", "rating": 100, "state": "active"}
+            )
+        );
         let prefix = doc! {"a": 1, "a.b": 2};
         assert_eq!(seed(&equalities(&prefix)).map_err(|e| e.code), Err(54));
     }

@@ -222,8 +222,11 @@ fn check_id(d: &Document) -> Result<()> {
 }
 
 /// The document a replacement (or a pipeline's output) produces: the
-/// original `_id` is kept when the new content has none, and may not change.
-/// `None` when it is identical to the old one (nothing modified).
+/// original `_id` is kept when the new content has none, and may not change;
+/// `_id` comes first (the server's `_ensureIdFieldIsFirst`). `None` only when
+/// the new content is byte for byte the old document (the server's
+/// ObjectReplaceExecutor compares the two before adding `_id`: replacing
+/// `{_id: 1, a: 1}` with `{a: 1}` counts as modified).
 fn replaced(
     old: &Document,
     new: Cow<Document>,
@@ -284,5 +287,5 @@ fn replaced(
     if doc_levels(&out) > MAX_DEPTH {
         return Err(values::depth_error());
     }
-    Ok((!identical_docs(old, &out)).then_some(out))
+    Ok(Some(crate::query::upsert::id_first(out)))
 }

@@ -32,6 +32,9 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
         ))
         .at(arg.span));
     };
+    if ops.is_empty() {
+        return Err(crate::engine::insert::empty_batch().at(arg.span));
+    }
     let ordered = match call.doc_arg(1, "options")?.and_then(|o| o.get("ordered")) {
         None | Some(Bson::Null | Bson::Undefined) => true,
         Some(Bson::Boolean(b)) => *b,
