@@ -93,6 +93,25 @@ impl Densify {
             }
         }
         let field = field.ok_or_else(|| missing("$densify.field"))?;
+        // The densified field may not be a partition field, nor lie inside or
+        // around one (document_source_densify.cpp; the server's
+        // densify/libs/parse_util.js checks 8993000 and 9554500).
+        let densified = field.dotted();
+        for p in partitions.iter().map(FieldPath::dotted) {
+            let (p, field) = (&p, &densified);
+            if p == field || crate::value::path::is_path_prefix(field, p) {
+                return Err(Error::location(
+                    8993000,
+                    format!("partitionByFields '{p}' cannot include field '{field}' that is being densified."),
+                ));
+            }
+            if crate::value::path::is_path_prefix(p, field) {
+                return Err(Error::location(
+                    9554500,
+                    format!("field '{field}' that is being densified cannot be inside partitionByFields '{p}'."),
+                ));
+            }
+        }
         let range = range.ok_or_else(|| missing("$densify.range"))?;
         let (mut step, mut unit, mut bounds) = (None, None, None);
         for (k, v) in range {
@@ -126,7 +145,7 @@ impl Densify {
         }
         if unit.is_some() && crate::value::numeric::to_i64_exact(&step).is_none() {
             return Err(Error::location(
-                5733402,
+                6586400,
                 "The step parameter in a range satement must be a whole number when densifying a date range",
             ));
         }
