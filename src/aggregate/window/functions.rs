@@ -44,6 +44,12 @@ pub enum Func {
     },
     LinearFill(Operand),
     Locf(Operand),
+    /// `$covariancePop` / `$covarianceSamp` of `[x, y]`.
+    Covariance {
+        input: Operand,
+        samp: bool,
+        window: Window,
+    },
 }
 
 /// What a window function sees of the sortBy clause.
@@ -331,8 +337,12 @@ impl Func {
                 Func::LinearFill(Operand::compile(arg, ctx)?)
             }
             "$locf" => Func::Locf(Operand::compile(arg, ctx)?),
-            "$covariancePop" | "$covarianceSamp" | "$minMaxScaler" | "$concatArrays"
-            | "$setUnion" => {
+            "$covariancePop" | "$covarianceSamp" => Func::Covariance {
+                input: Operand::compile(arg, ctx)?,
+                samp: name == "$covarianceSamp",
+                window: window.unwrap_or_else(Window::unbounded),
+            },
+            "$minMaxScaler" | "$concatArrays" | "$setUnion" => {
                 return Err(Error::not_supported(format!("the {name} window function")))
             }
             _ => {
@@ -520,6 +530,30 @@ impl Func {
                         }
                         _ => out.push(Some(last.clone())),
                     }
+                }
+            }
+            Func::Covariance {
+                input,
+                samp,
+                window,
+            } => {
+                let pairs: Vec<Option<(Bson, Bson)>> = docs
+                    .iter()
+                    .map(|d| Ok(super::covariance::pair(input.eval_owned(d, scope)?)))
+                    .collect::<Result<_>>()?;
+                for i in 0..n {
+                    let span = if window.is_unbounded() {
+                        (n > 0).then(|| (0, n - 1))
+                    } else {
+                        window.span(i, n, keys)?
+                    };
+                    let v = match span {
+                        Some((lo, hi)) => {
+                            super::covariance::covariance(pairs[lo..=hi].iter().flatten(), *samp)
+                        }
+                        None => super::covariance::covariance(std::iter::empty(), *samp),
+                    };
+                    out.push(Some(v));
                 }
             }
             Func::LinearFill(op) => {

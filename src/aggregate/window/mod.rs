@@ -4,6 +4,7 @@
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/setWindowFields/
 pub mod bounds;
 mod calculus;
+mod covariance;
 pub mod functions;
 
 use crate::aggregate::operand::Operand;

@@ -1,0 +1,175 @@
+//! `$covariancePop` / `$covarianceSamp` over a window: the server's online
+//! algorithm (window_function_covariance.cpp, after "Algorithms for
+//! calculating variance#Online"): for each pair whose two values are
+//! numbers, `dx = x - mean(x before)`, the means take the pair, `dy = y -
+//! mean(y after)`, and `dx * dy` is summed; the result is that sum divided by
+//! the count (population) or the count less one (sample). Pairs that are not
+//! two numbers are ignored; a NaN or an infinity goes into the sum as one
+//! value (NaN when the pair has a NaN or infinities of opposite signs).
+//! Doubles are summed with compensation (the server's DoubleDoubleSummation);
+//! any decimal makes the computation decimal (34 digits per operation).
+use crate::value::numeric::{
+    dec_bson, dec_to_f64, is_number, round_sig, to_dec, to_f64, Dec, DEC_DIGITS,
+};
+use bigdecimal::BigDecimal;
+use bson::Bson;
+
+/// The two values of one document, when both are numbers.
+pub fn pair(v: Option<Bson>) -> Option<(Bson, Bson)> {
+    match v {
+        Some(Bson::Array(a)) if a.len() == 2 && a.iter().all(is_number) => {
+            let mut it = a.into_iter();
+            Some((it.next()?, it.next()?))
+        }
+        _ => None,
+    }
+}
+
+/// The covariance of the pairs of one window (`None` entries skipped).
+pub fn covariance<'a>(pairs: impl Iterator<Item = &'a (Bson, Bson)> + Clone, samp: bool) -> Bson {
+    let decimal = pairs
+        .clone()
+        .any(|(x, y)| matches!(x, Bson::Decimal128(_)) || matches!(y, Bson::Decimal128(_)));
+    if decimal {
+        decimal_covariance(pairs, samp)
+    } else {
+        double_covariance(pairs, samp)
+    }
+}
+
+/// Compensated summation (Neumaier), close to DoubleDoubleSummation.
+#[derive(Default)]
+struct Sum {
+    hi: f64,
+    lo: f64,
+}
+
+impl Sum {
+    fn add(&mut self, x: f64) {
+        let t = self.hi + x;
+        if self.hi.abs() >= x.abs() {
+            self.lo += (self.hi - t) + x;
+        } else {
+            self.lo += (x - t) + self.hi;
+        }
+        self.hi = t;
+    }
+    fn value(&self) -> f64 {
+        if self.hi.is_finite() {
+            self.hi + self.lo
+        } else {
+            self.hi
+        }
+    }
+}
+
+/// A non-finite pair as the one value the server adds to the sum.
+fn non_finite(x: f64, y: f64) -> f64 {
+    let pos = [x, y].iter().filter(|v| **v == f64::INFINITY).count();
+    let neg = [x, y].iter().filter(|v| **v == f64::NEG_INFINITY).count();
+    if x.is_nan() || y.is_nan() || pos * neg > 0 {
+        f64::NAN
+    } else if pos > 0 {
+        f64::INFINITY
+    } else {
+        f64::NEG_INFINITY
+    }
+}
+
+fn double_covariance<'a>(pairs: impl Iterator<Item = &'a (Bson, Bson)>, samp: bool) -> Bson {
+    let (mut count, mut sx, mut sy, mut cxy) =
+        (0u64, Sum::default(), Sum::default(), Sum::default());
+    for (x, y) in pairs {
+        let (x, y) = (to_f64(x).unwrap_or(0.0), to_f64(y).unwrap_or(0.0));
+        if !x.is_finite() || !y.is_finite() {
+            cxy.add(non_finite(x, y));
+            continue;
+        }
+        // The first pair's dx is null in the server (no mean yet): nothing added.
+        let mean_x = (count > 0).then(|| sx.value() / count as f64);
+        count += 1;
+        sx.add(x);
+        sy.add(y);
+        if let Some(mean_x) = mean_x {
+            let dy = y - sy.value() / count as f64;
+            cxy.add((x - mean_x) * dy);
+        }
+    }
+    if count == 1 && !samp {
+        return Bson::Double(0.0);
+    }
+    let adjusted = if samp { count.saturating_sub(1) } else { count };
+    if adjusted == 0 {
+        return Bson::Null;
+    }
+    Bson::Double(cxy.value() / adjusted as f64)
+}
+
+fn decimal_covariance<'a>(pairs: impl Iterator<Item = &'a (Bson, Bson)>, samp: bool) -> Bson {
+    let round = |b: BigDecimal| round_sig(&b, DEC_DIGITS);
+    let (mut count, mut sx, mut sy, mut cxy) = (
+        0u64,
+        BigDecimal::from(0),
+        BigDecimal::from(0),
+        BigDecimal::from(0),
+    );
+    let mut special: Option<f64> = None;
+    for (x, y) in pairs {
+        let (Some(Dec::Finite(xd)), Some(Dec::Finite(yd))) = (to_dec(x), to_dec(y)) else {
+            let (xf, yf) = (
+                to_dec(x).map_or(f64::NAN, |d| dec_to_f64(&d)),
+                to_dec(y).map_or(f64::NAN, |d| dec_to_f64(&d)),
+            );
+            let v = non_finite(xf, yf);
+            special = Some(match special {
+                Some(s) if s.is_nan() || (s.is_infinite() && v.is_infinite() && s != v) => f64::NAN,
+                Some(s) if v.is_nan() => s * f64::NAN,
+                _ => v,
+            });
+            continue;
+        };
+        let mean_x = (count > 0).then(|| round(&sx / BigDecimal::from(count)));
+        count += 1;
+        sx = round(&sx + &xd);
+        sy = round(&sy + &yd);
+        if let Some(mean_x) = mean_x {
+            let dy = round(&yd - round(&sy / BigDecimal::from(count)));
+            cxy = round(&cxy + round(round(&xd - &mean_x) * dy));
+        }
+    }
+    if count == 1 && !samp {
+        return Bson::Double(0.0);
+    }
+    let adjusted = if samp { count.saturating_sub(1) } else { count };
+    if adjusted == 0 {
+        return Bson::Null;
+    }
+    if let Some(s) = special {
+        return dec_bson(&crate::value::numeric::f64_to_dec(s));
+    }
+    dec_bson(&Dec::Finite(round(cxy / BigDecimal::from(adjusted))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::bson;
+
+    fn cov(values: &[(f64, f64)], samp: bool) -> Bson {
+        let pairs: Vec<(Bson, Bson)> = values.iter().map(|(x, y)| (bson!(*x), bson!(*y))).collect();
+        covariance(pairs.iter(), samp)
+    }
+
+    #[test]
+    fn textbook_values() {
+        // x = 1..4, y = 2x: population covariance 2.5, sample 10/3.
+        let xy = [(1.0, 2.0), (2.0, 4.0), (3.0, 6.0), (4.0, 8.0)];
+        assert_eq!(cov(&xy, false), Bson::Double(2.5));
+        assert_eq!(cov(&xy, true), Bson::Double(10.0 / 3.0));
+        assert_eq!(cov(&xy[..1], false), Bson::Double(0.0));
+        assert_eq!(cov(&xy[..1], true), Bson::Null);
+        assert_eq!(cov(&[], false), Bson::Null);
+        let inf = cov(&[(1.0, 1.0), (f64::INFINITY, 2.0), (2.0, 3.0)], false);
+        assert_eq!(inf, Bson::Double(f64::INFINITY));
+    }
+}
