@@ -5,6 +5,7 @@
 pub mod bounds;
 mod calculus;
 mod covariance;
+mod fill;
 pub mod functions;
 
 use crate::aggregate::operand::Operand;
