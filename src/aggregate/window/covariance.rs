@@ -107,28 +107,18 @@ fn double_covariance<'a>(pairs: impl Iterator<Item = &'a (Bson, Bson)>, samp: bo
 
 fn decimal_covariance<'a>(pairs: impl Iterator<Item = &'a (Bson, Bson)>, samp: bool) -> Bson {
     let round = |b: BigDecimal| round_sig(&b, DEC_DIGITS);
-    let (mut count, mut sx, mut sy, mut cxy) = (
-        0u64,
-        BigDecimal::from(0),
-        BigDecimal::from(0),
-        BigDecimal::from(0),
-    );
+    let zero = || BigDecimal::from(0);
+    let (mut count, mut sx, mut sy, mut cxy) = (0u64, zero(), zero(), zero());
+    // NaN and infinities add up as doubles would (they decide the result).
     let mut special: Option<f64> = None;
     for (x, y) in pairs {
         let (Some(Dec::Finite(xd)), Some(Dec::Finite(yd))) = (to_dec(x), to_dec(y)) else {
-            let (xf, yf) = (
-                to_dec(x).map_or(f64::NAN, |d| dec_to_f64(&d)),
-                to_dec(y).map_or(f64::NAN, |d| dec_to_f64(&d)),
-            );
-            let v = non_finite(xf, yf);
-            special = Some(match special {
-                Some(s) if s.is_nan() || (s.is_infinite() && v.is_infinite() && s != v) => f64::NAN,
-                Some(s) if v.is_nan() => s * f64::NAN,
-                _ => v,
-            });
+            let f = |v: &Bson| to_dec(v).map_or(f64::NAN, |d| dec_to_f64(&d));
+            *special.get_or_insert(0.0) += non_finite(f(x), f(y));
             continue;
         };
-        let mean_x = (count > 0).then(|| round(&sx / BigDecimal::from(count)));
+        let n = BigDecimal::from(count);
+        let mean_x = (count > 0).then(|| round(&sx / &n));
         count += 1;
         sx = round(&sx + &xd);
         sy = round(&sy + &yd);
@@ -144,10 +134,10 @@ fn decimal_covariance<'a>(pairs: impl Iterator<Item = &'a (Bson, Bson)>, samp: b
     if adjusted == 0 {
         return Bson::Null;
     }
-    if let Some(s) = special {
-        return dec_bson(&crate::value::numeric::f64_to_dec(s));
-    }
-    dec_bson(&Dec::Finite(round(cxy / BigDecimal::from(adjusted))))
+    dec_bson(&match special {
+        Some(s) => crate::value::numeric::f64_to_dec(s),
+        None => Dec::Finite(round(cxy / BigDecimal::from(adjusted))),
+    })
 }
 
 #[cfg(test)]
