@@ -23,13 +23,13 @@ pub struct Sum {
 
 /// Compensated (Neumaier) summation, close to MongoDB's DoubleDoubleSummation.
 #[derive(Clone, Debug, Default)]
-struct Kahan {
+pub(crate) struct Kahan {
     sum: f64,
     comp: f64,
 }
 
 impl Kahan {
-    fn add(&mut self, x: f64) {
+    pub(crate) fn add(&mut self, x: f64) {
         let t = self.sum + x;
         if self.sum.abs() >= x.abs() {
             self.comp += (self.sum - t) + x;
@@ -38,7 +38,7 @@ impl Kahan {
         }
         self.sum = t;
     }
-    fn value(&self) -> f64 {
+    pub(crate) fn value(&self) -> f64 {
         let v = self.sum + self.comp;
         if v.is_nan() && !self.sum.is_nan() {
             self.sum

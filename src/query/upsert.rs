@@ -77,8 +77,16 @@ pub(crate) fn seed(equalities: &[(String, Bson)]) -> Result<Document> {
             }
         }
     }
-    let mut sorted: Vec<&(String, Bson)> = equalities.iter().collect();
-    sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    // A handful of paths: an insertion sort (a library sort would add its
+    // whole algorithm to the page's wasm for this one element type).
+    let mut sorted: Vec<&(String, Bson)> = Vec::with_capacity(equalities.len());
+    for e in equalities {
+        let at = sorted
+            .iter()
+            .position(|s| s.0.as_bytes() > e.0.as_bytes())
+            .unwrap_or(sorted.len());
+        sorted.insert(at, e);
+    }
     for (path, value) in sorted {
         set_path(&mut doc, path, value.clone());
     }

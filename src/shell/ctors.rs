@@ -469,10 +469,9 @@ fn bson_regexp(vals: &[Bson]) -> Result<Bson> {
             "The regular expression option [{c}] is not supported"
         )));
     }
-    let mut sorted: Vec<char> = options.chars().collect();
-    sorted.sort_unstable();
-    sorted.dedup();
-    regex_value(pattern, &sorted.into_iter().collect::<String>())
+    // Sorted and each once: the allowed letters, in order, that appear.
+    let sorted: String = "ilmsux".chars().filter(|c| options.contains(*c)).collect();
+    regex_value(pattern, &sorted)
 }
 
 pub(crate) fn regex_value(pattern: &str, options: &str) -> Result<Bson> {

@@ -8,6 +8,7 @@
 //! value (NaN when the pair has a NaN or infinities of opposite signs).
 //! Doubles are summed with compensation (the server's DoubleDoubleSummation);
 //! any decimal makes the computation decimal (34 digits per operation).
+use crate::expr::accum::Kahan;
 use crate::value::numeric::{
     dec_bson, dec_to_f64, is_number, round_sig, to_dec, to_f64, Dec, DEC_DIGITS,
 };
@@ -37,32 +38,6 @@ pub fn covariance<'a>(pairs: impl Iterator<Item = &'a (Bson, Bson)> + Clone, sam
     }
 }
 
-/// Compensated summation (Neumaier), close to DoubleDoubleSummation.
-#[derive(Default)]
-struct Sum {
-    hi: f64,
-    lo: f64,
-}
-
-impl Sum {
-    fn add(&mut self, x: f64) {
-        let t = self.hi + x;
-        if self.hi.abs() >= x.abs() {
-            self.lo += (self.hi - t) + x;
-        } else {
-            self.lo += (x - t) + self.hi;
-        }
-        self.hi = t;
-    }
-    fn value(&self) -> f64 {
-        if self.hi.is_finite() {
-            self.hi + self.lo
-        } else {
-            self.hi
-        }
-    }
-}
-
 /// A non-finite pair as the one value the server adds to the sum.
 fn non_finite(x: f64, y: f64) -> f64 {
     let pos = [x, y].iter().filter(|v| **v == f64::INFINITY).count();
@@ -78,7 +53,7 @@ fn non_finite(x: f64, y: f64) -> f64 {
 
 fn double_covariance<'a>(pairs: impl Iterator<Item = &'a (Bson, Bson)>, samp: bool) -> Bson {
     let (mut count, mut sx, mut sy, mut cxy) =
-        (0u64, Sum::default(), Sum::default(), Sum::default());
+        (0u64, Kahan::default(), Kahan::default(), Kahan::default());
     for (x, y) in pairs {
         let (x, y) = (to_f64(x).unwrap_or(0.0), to_f64(y).unwrap_or(0.0));
         if !x.is_finite() || !y.is_finite() {
