@@ -303,15 +303,7 @@ fn key_ref<'a>(path: &FieldPath, subject: Subject<'a>, ascending: bool) -> &'a B
         SortVal::Missing => missing = true,
         SortVal::Empty => empty = true,
         SortVal::Value(v) => {
-            let better = best.is_none_or(|b| {
-                let ord = compare(v, b);
-                if ascending {
-                    ord == Ordering::Less
-                } else {
-                    ord == Ordering::Greater
-                }
-            });
-            if better {
+            if best.is_none_or(|b| beats(v, b, ascending)) {
                 best = Some(v);
             }
         }
@@ -330,20 +322,21 @@ fn key_ref<'a>(path: &FieldPath, subject: Subject<'a>, ascending: bool) -> &'a B
     // Missing counts as null and an empty array as undefined among the others.
     let mut key = best;
     for (seen, v) in [(missing, &NULL), (empty, &EMPTY)] {
-        let better = seen
-            && key.is_none_or(|k| {
-                let ord = compare(v, k);
-                if ascending {
-                    ord == Ordering::Less
-                } else {
-                    ord == Ordering::Greater
-                }
-            });
-        if better {
+        if seen && key.is_none_or(|k| beats(v, k, ascending)) {
             key = Some(v);
         }
     }
     key.unwrap_or(&NULL)
+}
+
+/// Whether `v` is a better key than `k`: smaller ascending, larger descending.
+fn beats(v: &Bson, k: &Bson, ascending: bool) -> bool {
+    let ord = compare(v, k);
+    if ascending {
+        ord == Ordering::Less
+    } else {
+        ord == Ordering::Greater
+    }
 }
 
 #[cfg(test)]

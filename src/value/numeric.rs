@@ -320,9 +320,63 @@ pub fn coerce_i64(v: &Bson) -> Option<i64> {
     }
 }
 
+/// A double as the server's `StringBuilder` prints it (`str::stream() <<
+/// double`): C's `%g`, six significant digits, exponent form outside
+/// 1e-4..1e6. Used by `$type`'s error texts and `coerceToString`.
+pub fn printf_g(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".to_string();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.to_string();
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0" } else { "0" }.to_string();
+    }
+    let sci = format!("{x:.5e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let trim = |s: &str| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(mantissa), exp.abs())
+    } else {
+        let decimals = usize::try_from(5 - exp).unwrap_or(0);
+        trim(&format!("{x:.decimals$}"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printf_g_matches_c() {
+        for (x, s) in [
+            (99.0, "99"),
+            (2.5, "2.5"),
+            (1e20, "1e+20"),
+            (12345678.0, "1.23457e+07"),
+            (123456.0, "123456"),
+            (0.0001, "0.0001"),
+            (0.00001234, "1.234e-05"),
+            (-0.0, "-0"),
+            (-2.0, "-2"),
+            (f64::NAN, "nan"),
+            (1234567.5, "1.23457e+06"),
+            (0.30000000000000004, "0.3"),
+            (999999.5, "1e+06"),
+            (-1.5e-300, "-1.5e-300"),
+        ] {
+            assert_eq!(printf_g(x), s, "{x}");
+        }
+    }
 
     #[test]
     fn exact_cross_type() {

@@ -41,7 +41,7 @@ pub(crate) fn coerce_to_string(v: &Value) -> Result<String> {
         Some(Bson::Int64(i)) => i.to_string(),
         // `str::stream() << double`: the server's StringBuilder prints "%g"
         // (6 significant digits): $toUpper of 1234567.5 is "1.23457e+06".
-        Some(Bson::Double(d)) => printf_g(*d),
+        Some(Bson::Double(d)) => crate::value::numeric::printf_g(*d),
         Some(Bson::Decimal128(d)) => d.to_string(),
         Some(Bson::DateTime(d)) => super::date::iso_string(*d),
         Some(Bson::Timestamp(t)) => format!("Timestamp({}, {})", t.time, t.increment),
@@ -55,38 +55,6 @@ pub(crate) fn coerce_to_string(v: &Value) -> Result<String> {
             ))
         }
     })
-}
-
-/// C's `printf("%g", x)`: 6 significant digits, trailing zeros dropped,
-/// scientific notation (two-digit exponent at least) below 1e-4 and from 1e6.
-fn printf_g(x: f64) -> String {
-    if x.is_nan() {
-        return if x.is_sign_negative() { "-nan" } else { "nan" }.to_string();
-    }
-    if x.is_infinite() {
-        return if x < 0.0 { "-inf" } else { "inf" }.to_string();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0" } else { "0" }.to_string();
-    }
-    // Rounded to 6 significant digits first: the exponent is the rounded one's.
-    let sci = format!("{x:.5e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let trim = |s: &str| -> String {
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s.to_string()
-        }
-    };
-    if !(-4..6).contains(&exp) {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{}e{sign}{:02}", trim(mantissa), exp.abs())
-    } else {
-        let decimals = usize::try_from(5 - exp).unwrap_or(0);
-        trim(&format!("{x:.decimals$}"))
-    }
 }
 
 fn change_case(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
@@ -511,27 +479,3 @@ pub(crate) fn c_replace(name: &'static str, a: &Bson, c: &mut Compiler) -> Resul
 
 #[allow(dead_code)]
 fn unused(_: Error) {}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn printf_g_matches_c() {
-        let cases = [
-            (1234567.5, "1.23457e+06"),
-            (0.30000000000000004, "0.3"),
-            (4.56789123, "4.56789"),
-            (0.00001, "1e-05"),
-            (0.0001, "0.0001"),
-            (100000.0, "100000"),
-            (999999.5, "1e+06"),
-            (2.5, "2.5"),
-            (-0.0, "-0"),
-            (1e21, "1e+21"),
-            (-1.5e-300, "-1.5e-300"),
-            (123.0, "123"),
-        ];
-        for (x, want) in cases {
-            assert_eq!(super::printf_g(x), want, "{x}");
-        }
-    }
-}

@@ -129,13 +129,13 @@ impl TypeSet {
                     None if crate::value::numeric::to_i64_exact(v) == Some(0) => {
                         return Err(Error::bad_value(format!(
                             "Invalid numerical type code: {}. Instead use {{$exists:false}}.",
-                            printf_g(number(v))
+                            crate::value::numeric::printf_g(number(v))
                         )))
                     }
                     None => {
                         return Err(Error::bad_value(format!(
                             "Invalid numerical type code: {}",
-                            printf_g(number(v))
+                            crate::value::numeric::printf_g(number(v))
                         )))
                     }
                 }
@@ -157,58 +157,4 @@ impl TypeSet {
 /// The number as `BSONElement::number()` gives it (a double; 0 for a non-number).
 fn number(v: &Bson) -> f64 {
     crate::value::numeric::to_f64(v).unwrap_or(0.0)
-}
-
-/// A double as the server's `StringBuilder` prints it: C's `%g` (six
-/// significant digits, exponent form outside 1e-4..1e6).
-fn printf_g(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".to_string();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.to_string();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0" } else { "0" }.to_string();
-    }
-    let sci = format!("{x:.5e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let trim = |s: &str| {
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s.to_string()
-        }
-    };
-    if !(-4..6).contains(&exp) {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{}e{sign}{:02}", trim(mantissa), exp.abs())
-    } else {
-        let decimals = usize::try_from(5 - exp).unwrap_or(0);
-        trim(&format!("{x:.decimals$}"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::printf_g;
-
-    #[test]
-    fn printf_g_matches_c() {
-        for (x, s) in [
-            (99.0, "99"),
-            (2.5, "2.5"),
-            (1e20, "1e+20"),
-            (12345678.0, "1.23457e+07"),
-            (123456.0, "123456"),
-            (0.0001, "0.0001"),
-            (0.00001234, "1.234e-05"),
-            (-0.0, "-0"),
-            (-2.0, "-2"),
-            (f64::NAN, "nan"),
-        ] {
-            assert_eq!(printf_g(x), s, "{x}");
-        }
-    }
 }
