@@ -541,13 +541,14 @@ impl Func {
                     .iter()
                     .map(|d| Ok(super::covariance::pair(input.eval_owned(d, scope)?)))
                     .collect::<Result<_>>()?;
+                if window.is_unbounded() {
+                    // One value for the whole partition: computed once.
+                    let v = super::covariance::covariance(pairs.iter().flatten(), *samp);
+                    out.resize(n, Some(v));
+                    return Ok(out);
+                }
                 for i in 0..n {
-                    let span = if window.is_unbounded() {
-                        (n > 0).then(|| (0, n - 1))
-                    } else {
-                        window.span(i, n, keys)?
-                    };
-                    let v = match span {
+                    let v = match window.span(i, n, keys)? {
                         Some((lo, hi)) => {
                             super::covariance::covariance(pairs[lo..=hi].iter().flatten(), *samp)
                         }
