@@ -388,6 +388,9 @@ impl Find {
         while let Some((at, d)) = scan.next_at() {
             let found = if answered {
                 Some(None)
+            } else if projection.is_none() {
+                // Only a projection's positional `$` needs the array position.
+                self.filter.matches(d, &scope)?.then_some(None)
             } else {
                 self.filter.matches_at(d, &scope)?
             };
