@@ -7,7 +7,7 @@ use crate::value::path::is_path_prefix;
 use bson::{Bson, Document};
 
 /// Equality conditions in filter order: `{a: v}` (not a regex), `{a: {$eq: v}}`,
-/// `{a: {$in: [v]}}`, recursively inside `$and` (and a one-clause `$or`).
+/// `{a: {$in: [v]}}`, `{a: {$all: [v]}}`, recursively inside `$and` (and a one-clause `$or`).
 pub(crate) fn equalities(filter: &Document) -> Vec<(String, Bson)> {
     let mut out = Vec::new();
     collect(filter, &mut out);
@@ -35,9 +35,12 @@ fn collect(filter: &Document, out: &mut Vec<(String, Bson)>) {
             let Bson::Document(ops) = value else { continue };
             if let Some(v) = ops.get("$eq") {
                 out.push((key.clone(), v.clone()));
-            } else if let Some(Bson::Array(items)) = ops.get("$in") {
+            } else if let Some(Bson::Array(items)) = ops.get("$in").or_else(|| ops.get("$all")) {
+                // One-element `$in`/`$all` is an equality once the server has
+                // simplified the query (jstests' shard-key upserts: `{x: {$all:
+                // [1]}}` upserts `x: 1`); an `$elemMatch` element is not.
                 if let [one] = items.as_slice() {
-                    if !matches!(one, Bson::RegularExpression(_)) {
+                    if !matches!(one, Bson::RegularExpression(_)) && !is_operator_document(one) {
                         out.push((key.clone(), one.clone()));
                     }
                 }
