@@ -7,7 +7,7 @@ use crate::expr::compile::{call, Compiler};
 use crate::expr::eval::{Cx, Node};
 use crate::expr::value::{as_i32_exact, ensure, nullish, num_str, show, tname, truthy, Value};
 use crate::value::equal;
-use crate::value::numeric::{is_number, to_f64};
+use crate::value::numeric::{is_number, printf_g, to_f64};
 use bson::{Bson, Document};
 
 /// `$range` results are capped (MongoDB bounds them by its 64MB memory limit).
@@ -73,7 +73,8 @@ fn elem_at(name: &str, arity: usize, array: Value, index: Value) -> Result<Value
             28691,
             format!(
                 "{name}'s second argument must be representable as a 32-bit integer: {}",
-                num_str(&Bson::Double(to_f64(&index).unwrap_or(f64::NAN)))
+                // `%g` of the number as a double, as the server's StringBuilder prints it.
+                printf_g(to_f64(&index).unwrap_or(f64::NAN))
             ),
         ));
     };
@@ -181,7 +182,8 @@ pub(crate) fn index_arg(name: &str, what: &str, v: &Value) -> Result<usize> {
         return Err(Error::location(
             40096,
             format!(
-                "{name} requires an integral {what}, found a value of type: {}, with value: {}",
+                // No space after the name: the server's uassertIfNotIntegralAndNonNegative.
+                "{name}requires an integral {what}, found a value of type: {}, with value: {}",
                 tname(v),
                 show(v)
             ),
@@ -251,7 +253,7 @@ fn slice(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
             28726,
             format!(
                 "Second argument to $slice can't be represented as a 32-bit integer: {}",
-                num_str(&a2)
+                printf_g(to_f64(&a2).unwrap_or(f64::NAN))
             ),
         ));
     };
@@ -285,7 +287,7 @@ fn slice(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
                 28728,
                 format!(
                     "Third argument to $slice can't be represented as a 32-bit integer: {}",
-                    num_str(&cnt)
+                    printf_g(to_f64(&cnt).unwrap_or(f64::NAN))
                 ),
             ));
         };
@@ -309,7 +311,9 @@ fn range(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
         let b = v.clone().unwrap_or(Bson::Undefined);
         ensure(is_number(&b), c_num, || {
             format!(
-                "$range requires a numeric {what}, found value of type: {}",
+                "$range requires a numeric {what}, found value of type:{}{}",
+                // The server's step message has no space after the colon.
+                if c_num == 34447 { "" } else { " " },
                 tname(v)
             )
         })?;
@@ -317,7 +321,8 @@ fn range(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
             Error::location(
                 c_int,
                 format!(
-                    "$range requires a {what} that can be represented as a 32-bit integer, found value: {}",
+                    "$range requires {} {what} that can be represented as a 32-bit integer, found value: {}",
+                    if what.starts_with('e') { "an" } else { "a" },
                     num_str(&b)
                 ),
             )
@@ -415,7 +420,7 @@ fn array_to_object(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value>
     for e in arr {
         let (k, v) = if pairs {
             let Bson::Array(kv) = e else {
-                return Err(Error::location(40396, format!("$arrayToObject requires a consistent input format. Elements must all be arrays or all be objects. Array was detected, now found: {}", crate::output::shell::type_name(&e))));
+                return Err(Error::location(40396, format!("$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Array was detected, now found: {}", crate::output::shell::type_name(&e))));
             };
             ensure(kv.len() == 2, 40397, || {
                 format!(
@@ -434,7 +439,7 @@ fn array_to_object(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value>
             (k, v)
         } else {
             let Bson::Document(d) = e else {
-                return Err(Error::location(40391, format!("$arrayToObject requires a consistent input format. Elements must all be arrays or all be objects. Object was detected, now found: {}", crate::output::shell::type_name(&e))));
+                return Err(Error::location(40391, format!("$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Object was detected, now found: {}", crate::output::shell::type_name(&e))));
             };
             ensure(d.len() == 2, 40392, || {
                 format!(

@@ -142,7 +142,7 @@ pub(crate) fn c_min_max_n(name: &'static str, a: &Bson, c: &mut Compiler) -> Res
 #[derive(Debug)]
 enum SortBy {
     Value(bool),
-    Fields(Vec<(Vec<String>, bool)>),
+    Fields(Vec<(String, bool)>),
 }
 
 #[derive(Debug)]
@@ -151,25 +151,39 @@ struct SortArray {
     by: SortBy,
 }
 
-/// The sort key of an element for a path: arrays use their smallest (ascending)
-/// or largest (descending) element, as `$sort` does; missing sorts as null.
-fn sort_key(v: &Bson, path: &[String], asc: bool) -> Bson {
-    let found = match v {
-        Bson::Document(d) => crate::expr::path::lookup_doc(d, path),
+/// The sort key of an element for a path, as the server's `PatternValueCmp`
+/// extracts it (`BSONObj::getFieldDotted`): the whole value at the path, no
+/// array traversal ("There is no implicit array traversal on the sort key",
+/// the $sortArray page), a numeric component indexing an array; a missing
+/// value, or an element that is not a document, sorts as null.
+fn sort_key<'a>(v: &'a Bson, path: &str) -> &'a Bson {
+    match v {
+        Bson::Document(_) => field_dotted(v, path).unwrap_or(&Bson::Null),
+        _ => &Bson::Null,
+    }
+}
+
+/// `getFieldDotted` inside a document or an array: the field named `path`
+/// itself, else the first component and the rest of the path inside it.
+fn field_dotted<'a>(v: &'a Bson, path: &str) -> Option<&'a Bson> {
+    if let Some(found) = child(v, path) {
+        return Some(found);
+    }
+    let (left, right) = path.split_once('.')?;
+    match child(v, left)? {
+        inner @ (Bson::Document(_) | Bson::Array(_)) => field_dotted(inner, right),
         _ => None,
-    };
-    match found {
-        Some(Bson::Array(a)) if !a.is_empty() => {
-            let pick = if asc {
-                a.iter().min_by(|x, y| compare(x, y))
-            } else {
-                a.iter().max_by(|x, y| compare(x, y))
-            };
-            pick.cloned().unwrap_or(Bson::Null)
+    }
+}
+
+/// A field of a document, or an array element by its field name ("0", "1", ...).
+fn child<'a>(v: &'a Bson, name: &str) -> Option<&'a Bson> {
+    match v {
+        Bson::Document(d) => d.get(name),
+        Bson::Array(a) if name == "0" || !name.starts_with('0') => {
+            a.get(name.parse::<usize>().ok()?)
         }
-        Some(Bson::Array(_)) => Bson::Undefined,
-        Some(x) => x,
-        None => Bson::Null,
+        _ => None,
     }
 }
 
@@ -199,7 +213,7 @@ impl Special for SortArray {
             }),
             SortBy::Fields(fields) => crate::sorting::sort_by(&mut items, |a, b| {
                 for (path, asc) in fields {
-                    let o = compare(&sort_key(a, path, *asc), &sort_key(b, path, *asc));
+                    let o = compare(sort_key(a, path), sort_key(b, path));
                     let o = if *asc { o } else { o.reverse() };
                     if o != Ordering::Equal {
                         return o;
@@ -267,7 +281,8 @@ pub(crate) fn c_sort_array(_: &'static str, a: &Bson, c: &mut Compiler) -> Resul
                         "$sort key ordering must be 1 (for ascending) or -1 (for descending)",
                     )
                 })?;
-                fields.push((split_path(k)?, dir));
+                split_path(k)?;
+                fields.push((k.clone(), dir));
             }
             SortBy::Fields(fields)
         }
@@ -306,11 +321,13 @@ impl Special for Zip {
         }
         let min = arrays.iter().map(Vec::len).min().unwrap_or(0);
         let max = arrays.iter().map(Vec::len).max().unwrap_or(0);
-        let mut defaults = vec![Bson::Null; arrays.len()];
+        // Null without `defaults`; a default that is missing leaves its
+        // element out of the row (the server appends a missing value as nothing).
+        let mut defaults = vec![Some(Bson::Null); arrays.len()];
         if min != max {
             for (i, d) in self.defaults.iter().enumerate() {
                 if let Some(slot) = defaults.get_mut(i) {
-                    *slot = cx.eval(d)?.unwrap_or(Bson::Null);
+                    *slot = cx.eval(d)?;
                 }
             }
         }
@@ -321,7 +338,7 @@ impl Special for Zip {
                     arrays
                         .iter()
                         .zip(&defaults)
-                        .map(|(a, d)| a.get(row).cloned().unwrap_or_else(|| d.clone()))
+                        .filter_map(|(a, d)| a.get(row).or(d.as_ref()).cloned())
                         .collect(),
                 )
             })
@@ -375,7 +392,8 @@ pub(crate) fn c_zip(_: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node>
                 let Bson::Boolean(b) = v else {
                     return Err(err(
                         34463,
-                        format!("useLongestLength must be a bool, found {}", type_name(v)),
+                        // The server names the type of the whole argument (an object).
+                        "useLongestLength must be a bool, found object",
                     ));
                 };
                 longest = *b;

@@ -114,13 +114,14 @@ fn set_is_subset(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
 fn set_equals(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
     let mut first: Option<BTreeSet<OrdBson>> = None;
     let mut equal = true;
-    for a in args {
+    for (i, a) in args.iter().enumerate() {
         let v = cx.eval(a)?;
         let Some(Bson::Array(items)) = v else {
             return Err(Error::location(
                 17044,
                 format!(
-                    "All operands of $setEquals must be arrays. One argument is of type: {}",
+                    "All operands of $setEquals must be arrays. {}-th argument is of type: {}",
+                    i + 1,
                     tname(&v)
                 ),
             ));

@@ -162,6 +162,11 @@ impl Special for Filter {
                 format!("input to $filter must be an array not {}", tname(&input)),
             ));
         };
+        // An empty input is the answer before `limit` is even evaluated
+        // (the server's $filter returns it first).
+        if items.is_empty() {
+            return Ok(Some(Bson::Array(items)));
+        }
         let mut limit = usize::MAX;
         if let Some(l) = &self.limit {
             let lv = cx.eval(l)?;
