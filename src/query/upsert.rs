@@ -35,11 +35,17 @@ fn collect(filter: &Document, out: &mut Vec<(String, Bson)>) {
             let Bson::Document(ops) = value else { continue };
             if let Some(v) = ops.get("$eq") {
                 out.push((key.clone(), v.clone()));
-            } else if let Some(Bson::Array(items)) = ops.get("$in").or_else(|| ops.get("$all")) {
-                // One-element `$in`/`$all` is an equality once the server has
-                // simplified the query (jstests' shard-key upserts: `{x: {$all:
-                // [1]}}` upserts `x: 1`); an `$elemMatch` element is not.
+            } else if let Some(Bson::Array(items)) = ops.get("$in") {
                 if let [one] = items.as_slice() {
+                    if !matches!(one, Bson::RegularExpression(_)) {
+                        out.push((key.clone(), one.clone()));
+                    }
+                }
+            } else if let Some(Bson::Array(items)) = ops.get("$all") {
+                // `$all` is an `$and` of equalities (regexes and `$elemMatch`
+                // aside): one seeds the field, two are "matched twice"
+                // (jstests/core/upsert_fields.js).
+                for one in items {
                     if !matches!(one, Bson::RegularExpression(_)) && !is_operator_document(one) {
                         out.push((key.clone(), one.clone()));
                     }

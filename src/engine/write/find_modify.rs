@@ -78,14 +78,22 @@ fn find_and_modify(session: &mut Session, coll: &str, call: &Call) -> Result<Bso
     modify_one(session, coll, &query, &update, &opts, call.span).map_err(|e| e.at(call.span))
 }
 
+/// `matched_doc`: the answer is the document the filter matched (a delete,
+/// or an update returning the document before), so a positional projection
+/// (`a.$`) can use the filter's match; after an update it cannot
+/// (jstests' find_and_modify_positional_new_remove.js).
 fn compile_parts(
-    filter: &Document,
+    filter_doc: &Document,
     opts: &Opts,
     ctx: &CompileCtx,
+    matched_doc: bool,
 ) -> Result<(Filter, Option<SortSpec>, Option<Projection>)> {
-    let filter = Filter::compile(filter, ctx)?;
+    let filter = Filter::compile(filter_doc, ctx)?;
     let sort = opts.sort.as_ref().map(SortSpec::compile).transpose()?;
     let projection = match &opts.projection {
+        Some(p) if !p.is_empty() && matched_doc => {
+            Some(Projection::compile_for_find(p, filter_doc, ctx)?)
+        }
         Some(p) if !p.is_empty() => Some(Projection::compile(p, ctx)?),
         _ => None,
     };
@@ -114,7 +122,7 @@ fn modify_one(
     update_span: Span,
 ) -> Result<Bson> {
     let ctx = opts.compile_ctx();
-    let (filter, sort, projection) = compile_parts(filter, opts, &ctx)?;
+    let (filter, sort, projection) = compile_parts(filter, opts, &ctx, !opts.return_after)?;
     let update = Update::compile(update, opts.array_filters.as_deref(), &ctx)
         .map_err(|e| e.at(update_span))?;
     let scope = opts.scope(&session.run);
@@ -139,7 +147,7 @@ fn modify_one(
 
 fn delete_one(session: &mut Session, coll: &str, filter: &Document, opts: &Opts) -> Result<Bson> {
     let ctx = opts.compile_ctx();
-    let (filter, sort, projection) = compile_parts(filter, opts, &ctx)?;
+    let (filter, sort, projection) = compile_parts(filter, opts, &ctx, true)?;
     let scope = opts.scope(&session.run);
     let target = Target {
         filter: &filter,
