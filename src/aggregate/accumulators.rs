@@ -183,8 +183,11 @@ impl Accumulator {
             Kind::Quantile => acc.compile_quantile(name, arg, ctx)?,
             Kind::FirstN | Kind::LastN | Kind::MaxN | Kind::MinN => {
                 let Bson::Document(d) = arg else {
+                    // $firstN/$lastN and $maxN/$minN have their own codes
+                    // (accumulator_multi.cpp).
+                    let first_last = matches!(acc.kind, Kind::FirstN | Kind::LastN);
                     return Err(Error::location(
-                        5787900,
+                        if first_last { 5787801 } else { 5787900 },
                         format!(
                             "specification must be an object; found {}",
                             crate::output::shell::inline(arg)
@@ -241,11 +244,12 @@ impl Accumulator {
                 "output" => output = Some(Operand::compile(v, ctx)?),
                 "sortBy" => match v {
                     Bson::Document(s) => sort_by = Some(s),
+                    // `element.Obj()` (accumulator_multi.cpp), whose check is 10065.
                     _ => {
-                        return Err(Error::type_mismatch(format!(
-                            "sortBy must be an object, found {}",
-                            type_name(v)
-                        )))
+                        return Err(Error::location(
+                            10065,
+                            "invalid parameter: expected an object (sortBy)",
+                        ))
                     }
                 },
                 other => {
@@ -283,7 +287,7 @@ impl Accumulator {
     fn compile_quantile(&mut self, name: &str, arg: &Bson, ctx: &CompileCtx) -> Result<()> {
         let Bson::Document(d) = arg else {
             return Err(Error::location(
-                7436100,
+                if name == "$median" { 7436100 } else { 7429703 },
                 format!(
                     "specification must be an object; found {}",
                     crate::output::shell::inline(arg)

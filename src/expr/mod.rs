@@ -46,6 +46,7 @@ use crate::error::Result;
 use bson::{Bson, Document};
 use std::cell::Cell;
 
+pub(crate) use compile::bson_string;
 pub use value::truthy;
 
 /// A compiled expression.
@@ -166,24 +167,7 @@ impl Expr {
     /// `$rand`, evaluated now: the server folds such operators when it
     /// optimizes (window bounds, `$shift`'s default). `None` if not constant.
     pub fn fold_constant(&self) -> Result<Option<Bson>> {
-        fn constant(n: &eval::Node) -> bool {
-            match n {
-                eval::Node::Const(_) => true,
-                eval::Node::Array(items) => items.iter().all(constant),
-                eval::Node::Object(fields) => fields.iter().all(|(_, n)| constant(n)),
-                eval::Node::Call(name, _, args) => *name != "$rand" && args.iter().all(constant),
-                _ => false,
-            }
-        }
-        if !constant(&self.node) {
-            return Ok(None);
-        }
-        let run = RunCtx::new(bson::DateTime::from_millis(0), 0);
-        let scope = Scope::new(&run);
-        Ok(Some(
-            self.evaluate(&Document::new(), &scope)?
-                .unwrap_or(Bson::Null),
-        ))
+        fold_node(&self.node)
     }
 
     /// The value if the expression is a constant (a literal, `$literal`, or built only of them).
@@ -205,3 +189,27 @@ impl Expr {
 
 #[cfg(test)]
 mod tests;
+
+/// [`Expr::fold_constant`] for a compiled node (an operator's argument).
+pub(crate) fn fold_node(node: &eval::Node) -> Result<Option<Bson>> {
+    fn constant(n: &eval::Node) -> bool {
+        match n {
+            eval::Node::Const(_) => true,
+            eval::Node::Array(items) => items.iter().all(constant),
+            eval::Node::Object(fields) => fields.iter().all(|(_, n)| constant(n)),
+            eval::Node::Call(name, _, args) => *name != "$rand" && args.iter().all(constant),
+            _ => false,
+        }
+    }
+    if let eval::Node::Const(v) = node {
+        return Ok(Some(v.clone()));
+    }
+    if !constant(node) {
+        return Ok(None);
+    }
+    let run = RunCtx::new(bson::DateTime::from_millis(0), 0);
+    let scope = Scope::new(&run);
+    let empty = Document::new();
+    let mut cx = eval::Cx::new(&empty, None, &scope);
+    Ok(Some(cx.eval(node)?.unwrap_or(Bson::Null)))
+}

@@ -5,6 +5,7 @@ use super::granularity::Granularity;
 use super::group::Outputs;
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
+use crate::expr::bson_string;
 use crate::expr::{CompileCtx, Scope};
 use crate::output::shell::{inline, type_name};
 use crate::value::{compare, type_rank};
@@ -92,18 +93,42 @@ impl Bucket {
                 "$bucket requires 'groupBy' and 'boundaries' to be specified.",
             ));
         };
-        let bounds = match boundaries {
-            Bson::Array(items) if items.len() >= 2 => items.clone(),
-            other => {
-                return Err(Error::location(
-                    40192,
-                    format!(
-                        "The $bucket 'boundaries' field must be an array of values of size 2 or more, but found: {}",
-                        inline(other)
-                    ),
-                ))
-            }
+        // Boundaries and the default are constant expressions, folded
+        // (document_source_bucket.cpp's getExpressionConstant).
+        let constant = |v: &Bson| -> Result<Option<Bson>> {
+            crate::expr::Expr::compile(v, ctx)?.fold_constant()
         };
+        let Bson::Array(items) = boundaries else {
+            return Err(Error::location(
+                40200,
+                format!(
+                    "The $bucket 'boundaries' field must be an array, but found type: {}.",
+                    type_name(boundaries)
+                ),
+            ));
+        };
+        let mut bounds = Vec::with_capacity(items.len());
+        for item in items {
+            let Some(v) = constant(item)? else {
+                return Err(Error::location(
+                    40191,
+                    format!(
+                        "The $bucket 'boundaries' field must be an array of constant values, but found value: {}.",
+                        bson_string(item)
+                    ),
+                ));
+            };
+            bounds.push(v);
+        }
+        if bounds.len() < 2 {
+            return Err(Error::location(
+                40192,
+                format!(
+                    "The $bucket 'boundaries' field must have at least 2 values, but found {} value(s).",
+                    bounds.len()
+                ),
+            ));
+        }
         for w in bounds.windows(2) {
             if type_rank(&w[0]) != type_rank(&w[1]) {
                 return Err(Error::location(
@@ -121,16 +146,28 @@ impl Bucket {
                 return Err(Error::location(
                     40194,
                     format!(
-                        "The 'boundaries' option to $bucket must be sorted in ascending order, but elements {} and {} are not in ascending order ({} is not less than {}).",
+                        "The 'boundaries' option to $bucket must be sorted, but elements {} and {} are not in ascending order ({} is not less than {}).",
                         i,
                         i + 1,
-                        inline(&w[0]),
-                        inline(&w[1])
+                        bson_string(&w[0]),
+                        bson_string(&w[1])
                     ),
                 ));
             }
         }
-        if let (Some(def), Some(first), Some(last)) = (default, bounds.first(), bounds.last()) {
+        let default = match default {
+            Some(d) => Some(constant(d)?.ok_or_else(|| {
+                Error::location(
+                    40195,
+                    format!(
+                        "The $bucket 'default' field must be a constant expression, but found: {}.",
+                        bson_string(d)
+                    ),
+                )
+            })?),
+            None => None,
+        };
+        if let (Some(def), Some(first), Some(last)) = (&default, bounds.first(), bounds.last()) {
             let same_type = type_rank(def) == type_rank(first);
             if same_type
                 && compare(def, first) != Ordering::Less
@@ -145,7 +182,7 @@ impl Bucket {
         Ok(Bucket {
             group_by,
             boundaries: bounds,
-            default: default.cloned(),
+            default,
             outputs: outputs("$bucket", output, ctx)?,
         })
     }

@@ -61,10 +61,22 @@ impl GroupKey {
                         out.insert(k.clone(), v.into_owned());
                     }
                 }
-                Ok(Cow::Owned(Bson::Document(out)))
+                Ok(Cow::Owned(Bson::Document(fields_key(fields, out))))
             }
         }
     }
+}
+
+/// A document key built from its fields' values. With one field a missing
+/// value is null (`{g: null}`, grouped with the documents where `g` is null):
+/// the server evaluates a one-field `_id` as one expression, missing → null
+/// (group_processor_base.cpp's computeGroupKey); with several, missing
+/// fields are left out.
+pub(crate) fn fields_key(fields: &[(String, Operand)], mut built: Document) -> Document {
+    if let ([(k, _)], true) = (fields, built.is_empty()) {
+        built.insert(k.clone(), Bson::Null);
+    }
+    built
 }
 
 /// Named accumulators, shared by `$group`, `$bucket` and `$bucketAuto`.

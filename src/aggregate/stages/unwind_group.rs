@@ -84,7 +84,7 @@ where
                         d.insert(k.clone(), v.into_owned());
                     }
                 }
-                Cow::Owned(Bson::Document(d))
+                Cow::Owned(Bson::Document(super::group::fields_key(fields, d)))
             }
         };
         let i = groups.try_position_or_insert(&key, || group.outputs.start(&key, scope))?;

@@ -125,7 +125,10 @@ pub(crate) fn c_percentile(name: &'static str, a: &Bson, c: &mut Compiler) -> Re
         vec![0.5]
     } else {
         let p = p.ok_or_else(|| missing("p"))?;
-        let Node::Const(pv) = p else {
+        // Constant expressions are folded: "It's allowed to use constant
+        // expressions and variables as long as it evaluates to an array of
+        // doubles" (accumulator_percentile.cpp's parseP).
+        let Some(pv) = crate::expr::fold_node(&p)? else {
             return Err(err(
                 7750300,
                 "The $percentile 'p' field must be an array of constant values",
