@@ -201,9 +201,6 @@ pub(crate) fn fold_node(node: &eval::Node) -> Result<Option<Bson>> {
             _ => false,
         }
     }
-    if let eval::Node::Const(v) = node {
-        return Ok(Some(v.clone()));
-    }
     if !constant(node) {
         return Ok(None);
     }

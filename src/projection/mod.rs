@@ -121,19 +121,15 @@ struct ParseState<'q> {
 }
 
 impl Projection {
-    /// Compile a projection without a query (positional `$` is then refused).
-    pub fn compile(spec: &Document, ctx: &CompileCtx) -> Result<Projection> {
-        Projection::parse(spec, None, ctx)
-    }
-
     /// Compile a find() projection; `filter` is the query, which a positional
-    /// projection (`grades.$`) must refer to.
+    /// projection (`grades.$`) must refer to (without one, positional `$` is
+    /// refused).
     pub fn compile_for_find(
         spec: &Document,
-        filter: &Document,
+        filter: Option<&Document>,
         ctx: &CompileCtx,
     ) -> Result<Projection> {
-        Projection::parse(spec, Some(filter), ctx)
+        Projection::parse(spec, filter, ctx)
     }
 
     fn parse(spec: &Document, query: Option<&Document>, ctx: &CompileCtx) -> Result<Projection> {

@@ -90,11 +90,8 @@ pub fn compile_array_filters(items: &[Bson], ctx: &CompileCtx) -> Result<Vec<Arr
         // The server parses an array filter with every special feature banned
         // ($expr, $jsonSchema, ...) before it looks at the identifier, so parse
         // errors come first (ParsedUpdate::parseArrayFilters).
-        if let Some(e) = banned_feature(d) {
-            return Err(Error {
-                message: format!("Error parsing array filter :: caused by :: {}", e.message),
-                ..e
-            });
+        if let Some(e) = banned_feature(d, "Error parsing array filter :: caused by :: ") {
+            return Err(e);
         }
         let filter = Filter::compile(d, ctx).map_err(|e| Error {
             message: format!("Error parsing array filter :: caused by :: {}", e.message),
@@ -130,18 +127,17 @@ pub fn compile_array_filters(items: &[Bson], ctx: &CompileCtx) -> Result<Vec<Arr
 }
 
 /// A top-level `$expr` or `$jsonSchema` (also inside `$and`/`$or`/`$nor`).
-/// The error for a special query feature in a filter that bans them all
-/// (array filters, `$pull` conditions: the server's kBanAllSpecialFeatures,
-/// expression_parser.cpp): `$expr`/`$jsonSchema` are QueryFeatureNotAllowed,
-/// `$where`/`$text` BadValue.
-pub(crate) fn banned_feature(d: &Document) -> Option<Error> {
+/// The error for `$expr`/`$jsonSchema` in a filter that bans special query
+/// features (array filters, `$pull` conditions: the server's
+/// kBanAllSpecialFeatures, expression_parser.cpp). (`$where` and `$text`,
+/// BadValue there, keep mqlplay's own "not supported" errors.)
+pub(crate) fn banned_feature(d: &Document, context: &str) -> Option<Error> {
     let op = banned_operator(d)?;
-    let message = format!("{op} is not allowed in this context");
-    Some(if op == "$expr" || op == "$jsonSchema" {
-        Error::new(224, "QueryFeatureNotAllowed", message)
-    } else {
-        Error::bad_value(message)
-    })
+    Some(Error::new(
+        224,
+        "QueryFeatureNotAllowed",
+        format!("{context}{op} is not allowed in this context"),
+    ))
 }
 
 fn banned_operator(d: &Document) -> Option<&'static str> {
@@ -149,8 +145,6 @@ fn banned_operator(d: &Document) -> Option<&'static str> {
         match k.as_str() {
             "$expr" => return Some("$expr"),
             "$jsonSchema" => return Some("$jsonSchema"),
-            "$where" => return Some("$where"),
-            "$text" => return Some("$text"),
             "$and" | "$or" | "$nor" => {
                 if let Bson::Array(items) = v {
                     for item in items {

@@ -363,7 +363,7 @@ impl Find {
         let projection = match &self.projection {
             Some(p) if !p.is_empty() => Some(Projection::compile_for_find(
                 p,
-                &self.filter_doc,
+                Some(&self.filter_doc),
                 &self.ctx,
             )?),
             _ => None,
@@ -388,9 +388,6 @@ impl Find {
         while let Some((at, d)) = scan.next_at() {
             let found = if answered {
                 Some(None)
-            } else if projection.is_none() {
-                // Only a projection's positional `$` needs the array position.
-                self.filter.matches(d, &scope)?.then_some(None)
             } else {
                 self.filter.matches_at(d, &scope)?
             };

@@ -91,10 +91,11 @@ fn compile_parts(
     let filter = Filter::compile(filter_doc, ctx)?;
     let sort = opts.sort.as_ref().map(SortSpec::compile).transpose()?;
     let projection = match &opts.projection {
-        Some(p) if !p.is_empty() && matched_doc => {
-            Some(Projection::compile_for_find(p, filter_doc, ctx)?)
-        }
-        Some(p) if !p.is_empty() => Some(Projection::compile(p, ctx)?),
+        Some(p) if !p.is_empty() => Some(Projection::compile_for_find(
+            p,
+            matched_doc.then_some(filter_doc),
+            ctx,
+        )?),
         _ => None,
     };
     Ok((filter, sort, projection))

@@ -359,7 +359,7 @@ impl PullMatcher {
                     wrapped.insert(WRAP, arg.clone());
                     PullMatcher::Wrapped(Filter::compile(&wrapped, ctx)?)
                 } else {
-                    if let Some(e) = crate::update::compile::banned_feature(d) {
+                    if let Some(e) = crate::update::compile::banned_feature(d, "") {
                         return Err(e);
                     }
                     PullMatcher::Object(Filter::compile(d, ctx)?)
