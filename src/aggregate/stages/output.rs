@@ -221,6 +221,24 @@ impl Merge {
                 sub_ctx.variables.push("new".to_string());
             }
         }
+        // `new` is always the result document (51273), and an inserting merge
+        // defines it even when `let` leaves it out (document_source_merge.cpp).
+        if let Some(Bson::Document(l)) = let_spec {
+            match l.get("new") {
+                Some(Bson::String(s)) if s == "$$ROOT" => {}
+                Some(_) => {
+                    return Err(Error::location(
+                        51273,
+                        "'let' may not define a value for the reserved 'new' variable other than '$$ROOT'",
+                    ))
+                }
+                None if not_matched == WhenNotMatched::Insert => {
+                    vars.push(("new".to_string(), Operand::compile(&Bson::String("$$ROOT".into()), ctx)?));
+                    sub_ctx.variables.push("new".to_string());
+                }
+                None => {}
+            }
+        }
         let matched = match matched_spec {
             None => WhenMatched::Merge,
             Some(Bson::String(s)) => match s.as_str() {
@@ -260,6 +278,23 @@ impl Merge {
     pub fn write(&self, docs: Vec<Document>, db: &mut Database, scope: &Scope) -> Result<()> {
         let ns = Database::namespace(&self.coll);
         let on_id = self.on.len() == 1 && self.on[0].dotted() == "_id";
+        // Other `on` fields need a unique, non-partial index on exactly them
+        // (ensureFieldsUniqueOrResolveDocumentKey, 51183).
+        let supported = on_id
+            || db.collection(&self.coll).is_some_and(|c| {
+                c.indexes().iter().any(|ix| {
+                    ix.spec.unique
+                        && ix.spec.partial.is_none()
+                        && ix.spec.key.len() == self.on.len()
+                        && self.on.iter().all(|p| ix.spec.key.contains_key(p.dotted()))
+                })
+            });
+        if !supported {
+            return Err(Error::location(
+                51183,
+                "Cannot find index to verify that join fields will be unique",
+            ));
+        }
         // Index of the target by the `on` key.
         let mut target: Collection = db.collection(&self.coll).cloned().unwrap_or_default();
         let mut index: KeyMap<usize> = KeyMap::new();
