@@ -126,7 +126,6 @@ pub fn compile_array_filters(items: &[Bson], ctx: &CompileCtx) -> Result<Vec<Arr
     Ok(out)
 }
 
-/// A top-level `$expr` or `$jsonSchema` (also inside `$and`/`$or`/`$nor`).
 /// The error for `$expr`/`$jsonSchema` in a filter that bans special query
 /// features (array filters, `$pull` conditions: the server's
 /// kBanAllSpecialFeatures, expression_parser.cpp). (`$where` and `$text`,
@@ -140,6 +139,7 @@ pub(crate) fn banned_feature(d: &Document, context: &str) -> Option<Error> {
     ))
 }
 
+/// A top-level `$expr` or `$jsonSchema` (also inside `$and`/`$or`/`$nor`).
 fn banned_operator(d: &Document) -> Option<&'static str> {
     for (k, v) in d {
         match k.as_str() {
