@@ -15,11 +15,13 @@ pub mod expr;
 pub mod index;
 pub mod json;
 pub mod link;
-pub mod output;
+pub mod page;
 pub mod projection;
 pub mod query;
 pub mod shell;
 pub mod sorting;
+pub mod storage;
+pub mod text;
 pub mod tutorial;
 pub mod tzdb;
 pub mod update;
@@ -33,9 +35,9 @@ pub use context::RunCtx;
 pub use error::{Error, Result, Source, Span};
 
 use bson::{Bson, Document};
-use engine::{Database, Session};
-use output::extjson::{self, Mode};
+use engine::{Database, Session, View};
 use std::collections::HashMap;
+use text::extjson::{self, Mode};
 
 /// What a run produced: one result per expression statement (in order), every
 /// collection's final state, and the error that stopped the script, if any.
@@ -112,17 +114,30 @@ pub fn run_loaded(
 ) {
     let mut results = Vec::new();
     let mut work = Vec::new();
-    let error = match shell::parse_script(script) {
+    let error = run_each(db, script, run, |r, w| {
+        results.push(r.to_bson());
+        work.push(w);
+    });
+    (results, work, error)
+}
+
+/// The one run loop of the CLI and the page: read the script, run its
+/// statements in order on `db`, and hand each result to `on_result` as soon as
+/// its statement has run (stored documents are borrowed until the next one
+/// runs). Returns the error that stopped the script, if any.
+pub fn run_each(
+    db: &mut Database,
+    script: &str,
+    run: &RunCtx,
+    on_result: impl FnMut(View<'_>, Option<index::explain::WorkDone>),
+) -> Option<Error> {
+    match shell::parse_script(script) {
         Ok(parsed) => Session::new(db, *run)
             .record_work()
-            .run_script_with_work(&parsed, |r, w| {
-                results.push(r.to_bson());
-                work.push(w);
-            })
+            .run_script_with_work(&parsed, on_result)
             .err(),
         Err(e) => Some(e),
-    };
-    (results, work, error)
+    }
 }
 
 /// Format a script or configuration (the page's Format button, `mqlplay fmt`).

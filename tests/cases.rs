@@ -2,7 +2,7 @@
 //! summarised in tests/cases/README.md). `CASES=query/eq` runs one file or folder.
 use bson::{Bson, Document};
 use mqlplay::shell::{lower, parse_script, LowerCtx, StmtKind};
-use mqlplay::{output::shell::print, RunCtx};
+use mqlplay::{text::shell::print, RunCtx};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 

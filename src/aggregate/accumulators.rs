@@ -7,8 +7,8 @@ use super::numbers::{big_to_bson, to_big, SumState, Width};
 use super::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Expr, Scope};
-use crate::output::shell::type_name;
 use crate::query::sort::SortSpec;
+use crate::text::shell::type_name;
 use crate::value::{compare, numeric::to_f64};
 use bigdecimal::BigDecimal;
 use bson::{Bson, Document};
@@ -190,7 +190,7 @@ impl Accumulator {
                         if first_last { 5787801 } else { 5787900 },
                         format!(
                             "specification must be an object; found {}",
-                            crate::output::shell::inline(arg)
+                            crate::text::shell::inline(arg)
                         ),
                     ));
                 };
@@ -232,7 +232,7 @@ impl Accumulator {
                 5788001,
                 format!(
                     "specification must be an object; found {}",
-                    crate::output::shell::inline(arg)
+                    crate::text::shell::inline(arg)
                 ),
             ));
         };
@@ -290,7 +290,7 @@ impl Accumulator {
                 if name == "$median" { 7436100 } else { 7429703 },
                 format!(
                     "specification must be an object; found {}",
-                    crate::output::shell::inline(arg)
+                    crate::text::shell::inline(arg)
                 ),
             ));
         };
@@ -469,7 +469,7 @@ impl Accumulator {
                         40400,
                         format!(
                             "$mergeObjects requires object inputs, but input {} is of type {}",
-                            crate::output::shell::inline(other),
+                            crate::text::shell::inline(other),
                             type_name(other)
                         ),
                     ))
@@ -636,7 +636,7 @@ pub fn is_nullish(v: &Bson) -> bool {
 
 /// `n` of the N accumulators: a positive integral number.
 pub fn validate_n(v: Option<&Bson>) -> Result<usize> {
-    let shown = v.map_or("missing".to_string(), crate::output::shell::inline);
+    let shown = v.map_or("missing".to_string(), crate::text::shell::inline);
     let Some(f) = v.and_then(to_f64) else {
         return Err(Error::location(
             5787902,

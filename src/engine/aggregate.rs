@@ -5,7 +5,7 @@ use crate::aggregate::{Pipeline, Source};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::index::explain::{verbosity, Verbosity};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use bson::{Bson, Document};
 
 /// Options that change nothing in the playground but are accepted.

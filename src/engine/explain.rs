@@ -6,7 +6,6 @@
 use super::{Call, Database, Session, DB_NAME};
 use crate::aggregate::Pipeline;
 use crate::context::RunCtx;
-use crate::engine::Collection;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::index::explain::{
@@ -14,9 +13,10 @@ use crate::index::explain::{
     verbosity, Counters, FindShape, Verbosity,
 };
 use crate::index::plan::{plan, ranges, Access, Executed, Plan};
-use crate::output::shell::type_name;
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
+use crate::storage::Collection;
+use crate::text::shell::type_name;
 use crate::update::Update;
 use bson::{doc, Bson, Document};
 use std::ops::Bound;
@@ -307,7 +307,7 @@ fn count_scan(
         return None;
     };
     let names = ix.spec.field_names();
-    let key_doc = |b: &Bound<(crate::index::key::Key, u64)>| -> (Document, bool) {
+    let key_doc = |b: &Bound<(crate::storage::index::key::Key, u64)>| -> (Document, bool) {
         match b {
             Bound::Included((k, _)) | Bound::Excluded((k, _)) => (
                 names.iter().cloned().zip(k.vals.iter().cloned()).collect(),

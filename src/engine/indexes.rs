@@ -3,8 +3,8 @@
 //! See https://www.mongodb.com/docs/manual/reference/method/js-collection/.
 use super::{Call, Database, Session};
 use crate::error::{Error, Result};
-use crate::index::spec::IndexSpec;
-use crate::output::shell::type_name;
+use crate::storage::index::spec::IndexSpec;
+use crate::text::shell::type_name;
 use bson::{doc, Bson, Document};
 
 pub const INDEX_METHODS: &[&str] = &[

@@ -3,7 +3,6 @@
 mod aggregate;
 mod answer;
 mod call;
-mod database;
 mod explain;
 mod indexes;
 mod insert;
@@ -12,9 +11,10 @@ mod sort_arg;
 mod stats;
 mod write;
 
+use crate::storage::DB_NAME;
+pub use crate::storage::{Collection, Database};
 pub use answer::{Answer, View};
 pub use call::{Arg, Call, Chain, Receiver};
-pub use database::{duplicate_id_error, Collection, Database, DB_NAME};
 
 use crate::context::RunCtx;
 use crate::error::{Error, Result, Span};

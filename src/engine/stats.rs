@@ -104,7 +104,7 @@ pub fn object_bsonsize(value: &Bson) -> Result<Bson> {
         Bson::Document(d) => Ok(num(bson_size(d))),
         other => Err(Error::bad_value(format!(
             "Object.bsonsize() needs a document, got {}",
-            crate::output::shell::type_name(other)
+            crate::text::shell::type_name(other)
         ))),
     }
 }

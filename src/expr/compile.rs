@@ -323,11 +323,11 @@ pub(crate) fn bson_string(v: &Bson) -> String {
         Bson::Double(d) if d.is_finite() && d.fract() == 0.0 && d.abs() < 1e15 => {
             format!("{d:.1}")
         }
-        Bson::Double(d) => crate::output::shell::js_number(*d),
+        Bson::Double(d) => crate::text::shell::js_number(*d),
         Bson::Int32(i) => i.to_string(),
         Bson::Int64(i) => i.to_string(),
         Bson::Null => "null".to_string(),
         Bson::Boolean(b) => b.to_string(),
-        other => crate::output::shell::inline(other),
+        other => crate::text::shell::inline(other),
     }
 }

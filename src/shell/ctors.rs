@@ -232,7 +232,7 @@ fn isodate(arg: Option<&Bson>, ctx: &LowerCtx) -> Result<Bson> {
             .map(|ms| Bson::DateTime(bson::DateTime::from_millis(ms)))
             .ok_or_else(|| {
                 let mut quoted = String::new();
-                crate::output::ejson_text::write_str(&mut quoted, s);
+                crate::text::ejson::write_str(&mut quoted, s);
                 Error::bad_value(format!("{quoted} is not a valid ISODate"))
             }),
         Some(other) => Err(Error::bad_value(format!("{other} is not a valid ISODate"))),

@@ -274,7 +274,7 @@ pub fn add_months(millis: i64, months: i64) -> Option<i64> {
         return None;
     }
     let months = i32::try_from(months).ok().filter(|m| *m != i32::MIN)?;
-    let (y, m, d) = crate::output::ejson_text::civil_from_days(days);
+    let (y, m, d) = crate::text::ejson::civil_from_days(days);
     let total = i32::try_from(y * 12 + m - 1).ok()?.checked_add(months)?;
     let (year, month) = (
         i64::from(total.div_euclid(12)),
@@ -295,7 +295,7 @@ fn utc(millis: i64) -> Option<Utc> {
     if !in_chrono_range(days) {
         return None;
     }
-    let (year, month, day) = crate::output::ejson_text::civil_from_days(days);
+    let (year, month, day) = crate::text::ejson::civil_from_days(days);
     Some(Utc {
         year,
         month,

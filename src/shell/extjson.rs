@@ -366,7 +366,7 @@ pub(crate) fn rfc3339(b: &[u8]) -> Option<i64> {
         - offset;
     if leap {
         // The UTC instant must be 23:59:59 on the last day of its month.
-        let (y, m, d) = crate::output::ejson_text::civil_from_days(secs.div_euclid(86_400));
+        let (y, m, d) = crate::text::ejson::civil_from_days(secs.div_euclid(86_400));
         if secs.rem_euclid(86_400) != 86_399 || d != month_len(y, m) {
             return None;
         }

@@ -6,11 +6,11 @@
 use super::display;
 use super::ops::{Op, OpKind};
 use super::path::{array_filter_id, field_order};
-use super::values::MAX_DEPTH;
 use crate::error::{Error, Result};
 use crate::expr::CompileCtx;
-use crate::output::shell::type_name;
 use crate::query::Filter;
+use crate::text::shell::type_name;
+use crate::value::size::MAX_DEPTH;
 use bson::{Bson, Document};
 use std::collections::BTreeSet;
 
@@ -366,7 +366,7 @@ impl Builder<'_> {
 
 /// Bytes one application of a leaf can add at most (None: unbounded).
 fn growth_bound(op: &Op, parts: &[&str]) -> Option<usize> {
-    use super::values::value_size;
+    use crate::value::size::value_size;
     let path: usize = parts.iter().map(|p| p.len() + 2 + 5).sum();
     let value = match op {
         Op::Set(v) | Op::SetOnInsert(v) | Op::Min(v) | Op::Max(v) => value_size(v),

@@ -10,15 +10,15 @@ mod path;
 mod positional;
 mod rename;
 mod undo;
-pub mod values;
 
 use crate::aggregate::Pipeline;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
+use crate::value::identical::identical_docs;
+use crate::value::size::{depth_error, doc_levels, MAX_DEPTH};
 use bson::{Bson, Document, Timestamp};
 use compile::{ArrayFilter, Tree};
 use std::borrow::Cow;
-use values::{doc_levels, identical_docs, MAX_DEPTH};
 
 #[derive(Clone, Debug)]
 pub struct Update {
@@ -62,7 +62,7 @@ impl Update {
             other => {
                 return Err(Error::failed_to_parse(format!(
                     "Update argument must be either an object or an array, got {}",
-                    crate::output::shell::type_name(other)
+                    crate::text::shell::type_name(other)
                 )))
             }
         };
@@ -165,7 +165,7 @@ impl Update {
                 let changed =
                     apply::apply_tree(tree, doc, &mut ctx).map_err(|e| apply::fill_id(e, doc))?;
                 if tree.may_deepen && doc_levels(doc) > MAX_DEPTH {
-                    return Err(values::depth_error());
+                    return Err(depth_error());
                 }
                 Ok(changed)
             }
@@ -285,7 +285,7 @@ fn replaced(
         }
     }
     if doc_levels(&out) > MAX_DEPTH {
-        return Err(values::depth_error());
+        return Err(depth_error());
     }
     Ok(Some(crate::query::upsert::id_first(out)))
 }

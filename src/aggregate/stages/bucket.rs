@@ -7,7 +7,7 @@ use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::bson_string;
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::{inline, type_name};
+use crate::text::shell::{inline, type_name};
 use crate::value::{compare, type_rank};
 use bson::{Bson, Document};
 use std::borrow::Cow;

@@ -2,7 +2,7 @@
 //! number series (Renard, E, 1-2-5) or powers of two, as MongoDB's
 //! granularity rounders do (granularity_rounder_*.cpp).
 use crate::error::{Error, Result};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use crate::value::numeric::to_f64;
 use bson::Bson;
 

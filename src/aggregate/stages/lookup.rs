@@ -8,11 +8,11 @@ use crate::aggregate::key::KeyMap;
 use crate::aggregate::operand::Operand;
 use crate::aggregate::path::FieldPath;
 use crate::aggregate::pipeline::{run_stages, Docs, Pipeline, Place};
-use crate::engine::Database;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::{inline, type_name};
 use crate::query::Filter;
+use crate::storage::Database;
+use crate::text::shell::{inline, type_name};
 use bson::{Bson, Document};
 use std::borrow::Cow;
 
@@ -347,7 +347,7 @@ impl GraphLookup {
                     "InvalidNamespace",
                     format!(
                         "invalid $graphLookup namespace: {}.",
-                        crate::engine::DB_NAME
+                        crate::storage::DB_NAME
                     ),
                 ))
             }

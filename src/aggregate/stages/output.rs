@@ -7,10 +7,10 @@ use crate::aggregate::key::KeyMap;
 use crate::aggregate::operand::Operand;
 use crate::aggregate::path::FieldPath;
 use crate::aggregate::pipeline::Pipeline;
-use crate::engine::{duplicate_id_error, Collection, Database, DB_NAME};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::{inline, type_name};
+use crate::storage::{duplicate_id_error, Collection, Database, DB_NAME};
+use crate::text::shell::{inline, type_name};
 use bson::{Bson, Document};
 
 /// `"coll"` or `{db: "test", coll: "coll"}`.

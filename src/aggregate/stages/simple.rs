@@ -3,7 +3,7 @@
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::{inline, type_name};
+use crate::text::shell::{inline, type_name};
 use bson::{Bson, Document};
 
 /// `$limit`/`$skip` arguments: MongoDB's parseIntegerElementToNonNegativeLong.

@@ -6,8 +6,8 @@ use crate::error::{Error, Result};
 use crate::expr::Scope;
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
-use crate::update::values::{doc_size, MAX_DOC_SIZE};
 use crate::update::Update;
+use crate::value::size::{doc_size, MAX_DOCUMENT_SIZE};
 use bson::{Bson, Document};
 use std::cmp::Ordering;
 
@@ -90,7 +90,7 @@ fn too_large() -> Error {
     Error::new(
         10334,
         "BSONObjectTooLarge",
-        format!("Resulting document after update is larger than {MAX_DOC_SIZE}"),
+        format!("Resulting document after update is larger than {MAX_DOCUMENT_SIZE}"),
     )
 }
 
@@ -180,7 +180,7 @@ fn apply_one(
         // one, which stays untouched until it is replaced whole.
         let changed = match update.computed(stored, scope)? {
             Some(new) => {
-                if doc_size(&new) > MAX_DOC_SIZE {
+                if doc_size(&new) > MAX_DOCUMENT_SIZE {
                     return Err(too_large());
                 }
                 c.replace(ns, i, new)?;
@@ -194,14 +194,14 @@ fn apply_one(
     if let Some(growth) = update.in_place_growth() {
         // One self-validating leaf that cannot reach `_id`: it fails before
         // writing, so nothing needs saving.
-        if doc_size(stored) + growth <= MAX_DOC_SIZE {
+        if doc_size(stored) + growth <= MAX_DOCUMENT_SIZE {
             let changed =
                 c.update_in_place(ns, i, id_fixed, |d| update.apply(d, pos, false, scope))?;
             return Ok((changed, before));
         }
     }
     let fits = |d: &Document| {
-        if doc_size(d) > MAX_DOC_SIZE {
+        if doc_size(d) > MAX_DOCUMENT_SIZE {
             Err(too_large())
         } else {
             Ok(())
@@ -242,10 +242,10 @@ pub fn upsert_document(
         ));
     }
     let doc = db.prepare_insert(doc)?;
-    if doc_size(&doc) > MAX_DOC_SIZE {
+    if doc_size(&doc) > MAX_DOCUMENT_SIZE {
         return Err(Error::location(
             17420,
-            format!("Document to upsert is larger than {MAX_DOC_SIZE}"),
+            format!("Document to upsert is larger than {MAX_DOCUMENT_SIZE}"),
         ));
     }
     Ok(doc)

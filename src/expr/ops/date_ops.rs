@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::expr::compile::{bson_string, Compiler};
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{err, nullish, show, tname, Value};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use bson::{Bson, DateTime, Document};
 use std::sync::Arc;
 

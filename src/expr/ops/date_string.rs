@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::expr::compile::Compiler;
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{err, nullish, show, tname, Value};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use bson::Bson;
 use std::sync::Arc;
 

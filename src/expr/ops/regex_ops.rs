@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::expr::compile::Compiler;
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{err, nullish, Value};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use bson::{Bson, Document};
 use regex_lite::{Regex, RegexBuilder};
 use std::sync::Arc;

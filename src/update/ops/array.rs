@@ -4,8 +4,8 @@
 //! https://www.mongodb.com/docs/manual/reference/operator/update/pull/
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::type_name;
 use crate::query::Filter;
+use crate::text::shell::type_name;
 use crate::value::{compare, equal};
 use bson::{Bson, Document};
 use std::cmp::Ordering;
@@ -170,7 +170,7 @@ impl Push {
         1 + self
             .each
             .iter()
-            .map(crate::update::values::nesting)
+            .map(crate::value::size::nesting)
             .max()
             .unwrap_or(0)
     }

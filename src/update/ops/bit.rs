@@ -1,7 +1,7 @@
 //! `$bit`: and/or/xor on integers.
 //! https://www.mongodb.com/docs/manual/reference/operator/update/bit/
 use crate::error::{Error, Result};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use crate::update::display;
 use bson::Bson;
 

@@ -4,8 +4,8 @@
 //! See https://www.mongodb.com/docs/manual/reference/method/db.collection.createIndex/.
 use crate::error::{Error, Result};
 use crate::expr::CompileCtx;
-use crate::output::shell::{inline, type_name};
 use crate::query::Filter;
+use crate::text::shell::{inline, type_name};
 use crate::value::numeric::{is_number, to_f64};
 use crate::value::path::{FieldPath, Part};
 use bson::{Bson, Document};

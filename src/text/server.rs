@@ -40,7 +40,7 @@ pub fn server_string(v: &Bson) -> String {
                 .map(|x| format!("{x:02X}"))
                 .collect::<String>()
         ),
-        other => crate::output::shell::inline(other),
+        other => crate::text::shell::inline(other),
     }
 }
 

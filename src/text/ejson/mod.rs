@@ -134,21 +134,16 @@ pub fn write_docs(out: &mut String, docs: &[Document]) {
     out.push(']');
 }
 
-/// Append a statement's result (stored documents as the array they answer).
-pub fn write_view(out: &mut String, view: &crate::engine::View<'_>) {
-    match view {
-        crate::engine::View::Value(v) => write_value(out, v),
-        crate::engine::View::Docs(docs) => {
-            out.push('[');
-            for (i, d) in docs.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_doc(out, d);
-            }
-            out.push(']');
+/// Append borrowed documents as one array, without copying them into one.
+pub fn write_doc_refs(out: &mut String, docs: &[&Document]) {
+    out.push('[');
+    for (i, d) in docs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
         }
+        write_doc(out, d);
     }
+    out.push(']');
 }
 
 /// Relaxed Extended JSON of one value as a string.
