@@ -16,6 +16,7 @@ pub mod index;
 pub mod json;
 pub mod link;
 pub mod page;
+pub mod pcre;
 pub mod projection;
 pub mod query;
 pub mod shell;

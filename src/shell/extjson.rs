@@ -359,14 +359,14 @@ pub(crate) fn rfc3339(b: &[u8]) -> Option<i64> {
     {
         return None;
     }
-    let secs = crate::shell::dates::days_from_civil(year, month, day) * 86_400
+    let secs = crate::value::calendar::days_from_civil(year, month, day) * 86_400
         + hour * 3600
         + minute * 60
         + second
         - offset;
     if leap {
         // The UTC instant must be 23:59:59 on the last day of its month.
-        let (y, m, d) = crate::text::ejson::civil_from_days(secs.div_euclid(86_400));
+        let (y, m, d) = crate::value::calendar::civil_from_days(secs.div_euclid(86_400));
         if secs.rem_euclid(86_400) != 86_399 || d != month_len(y, m) {
             return None;
         }

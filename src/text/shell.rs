@@ -268,7 +268,7 @@ fn scalar(v: &Bson) -> String {
 /// milliseconds; dates outside years 0-9999 print as `new Date(millis)`.
 pub fn iso_date(d: bson::DateTime) -> String {
     let millis = d.timestamp_millis();
-    match crate::shell::dates::iso_string_4digit(millis) {
+    match crate::value::calendar::iso_string_4digit(millis) {
         Some(t) => format!("ISODate('{t}')"),
         None => format!("new Date({millis})"),
     }

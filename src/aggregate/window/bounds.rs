@@ -73,7 +73,8 @@ impl TimeUnit {
             TimeUnit::Quarter => n.checked_mul(3)?,
             _ => n,
         };
-        crate::shell::dates::add_months(date.timestamp_millis(), months).map(DateTime::from_millis)
+        crate::value::calendar::add_months(date.timestamp_millis(), months)
+            .map(DateTime::from_millis)
     }
 }
 

@@ -2,7 +2,7 @@
 //! `DateTime::parse_from_rfc2822`, rule for rule (see its `parse_rfc2822`), written
 //! here to keep chrono's general parser out of the page's wasm. The test compares
 //! the two on many strings.
-use super::{days_from_civil, days_in_month, MS_PER_DAY};
+use crate::value::calendar::{days_from_civil, days_in_month, MS_PER_DAY};
 
 /// Milliseconds since the epoch, or None where chrono gives an error.
 pub fn parse(s: &str) -> Option<i64> {

@@ -226,7 +226,7 @@ fn write_date(out: &mut String, millis: i64) {
     }
     let days = millis.div_euclid(86_400_000);
     let ms_of_day = millis.rem_euclid(86_400_000);
-    let (y, m, d) = civil_from_days(days);
+    let (y, m, d) = crate::value::calendar::civil_from_days(days);
     let secs = ms_of_day / 1000;
     let ms = ms_of_day % 1000;
     let mut buf = [0u8; 24];
@@ -265,21 +265,6 @@ fn put2(dst: &mut [u8], v: i64) {
 fn put4(dst: &mut [u8], v: i64) {
     put2(&mut dst[0..2], v / 100);
     put2(&mut dst[2..4], v % 100);
-}
-
-/// Days since 1970-01-01 to (year, month, day) in the proleptic Gregorian calendar
-/// (Howard Hinnant's `civil_from_days`).
-pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
