@@ -1,6 +1,21 @@
 //! mqlplay: a MongoDB query playground engine. Plain Rust, tested natively;
-//! `wasm` is a thin adapter for the page and `bin/mqlplay` for the terminal.
-//! Both call [`run`] and [`format`], so the page and the CLI never disagree.
+//! `wasm` and `page` adapt it for the page, `bin/mqlplay` for the terminal.
+//! Both run scripts through [`run_each`] (the one run loop) and format through
+//! [`format`], so the page and the CLI never disagree.
+//!
+//! Layers, lowest first; a module uses only itself and the modules listed before
+//! it (tests/layers.rs reads these lines and checks every file's imports):
+//! - values and text: error, base64, sorting, budget, context, tzdb, value, pcre, text, json
+//! - reader: shell, config, link
+//! - expressions: expr
+//! - filters and projections: query, projection
+//! - storage: storage
+//! - planner: index
+//! - pipelines: aggregate
+//! - updates: update
+//! - execution: engine
+//! - facade: lib
+//! - adapters: page, tutorial, bench_api, wasm, wasm_bench
 #![deny(clippy::unwrap_used)]
 
 pub mod aggregate;
@@ -36,8 +51,9 @@ pub use context::RunCtx;
 pub use error::{Error, Result, Source, Span};
 
 use bson::{Bson, Document};
-use engine::{Database, Session, View};
+use engine::{Session, View};
 use std::collections::HashMap;
+use storage::Database;
 use text::extjson::{self, Mode};
 
 /// What a run produced: one result per expression statement (in order), every

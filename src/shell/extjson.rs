@@ -399,4 +399,4 @@ fn db_pointer(ns: &str, id: ObjectId) -> Option<Bson> {
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests;
+pub(crate) mod tests;
