@@ -124,7 +124,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
 }
 
 fn ns_missing(ns: &str) -> Error {
-    Error::new(26, "NamespaceNotFound", format!("ns does not exist: {ns}"))
+    Error::namespace_not_found(format!("ns does not exist: {ns}"))
 }
 
 fn keys_arg(call: &Call) -> Result<&Document> {
@@ -157,7 +157,7 @@ fn resolve(session: &Session, coll: &str, target: Option<&Bson>) -> Result<Strin
     let c = session
         .db
         .collection(coll)
-        .ok_or_else(|| Error::new(26, "NamespaceNotFound", format!("ns not found {ns}")))?;
+        .ok_or_else(|| Error::namespace_not_found(format!("ns not found {ns}")))?;
     match target {
         Some(Bson::String(name)) => Ok(name.clone()),
         Some(Bson::Document(keys)) => c.indexes().name_for_keys(keys),
@@ -191,11 +191,7 @@ fn drop_indexes(session: &mut Session, coll: &str, targets: &[Bson]) -> Result<B
 fn drop_all(session: &mut Session, coll: &str) -> Result<Bson> {
     let ns = Database::namespace(coll);
     if session.db.collection(coll).is_none() {
-        return Err(Error::new(
-            26,
-            "NamespaceNotFound",
-            format!("ns not found {ns}"),
-        ));
+        return Err(Error::namespace_not_found(format!("ns not found {ns}")));
     }
     let c = session.db.collection_mut(coll);
     let was = c.indexes().len();

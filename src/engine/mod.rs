@@ -261,11 +261,10 @@ impl<'a> Session<'a> {
                     }
                 };
                 if self.db.collection(&name).is_some() {
-                    return Err(Error::new(
-                        48,
-                        "NamespaceExists",
-                        format!("Collection {} already exists.", Database::namespace(&name)),
-                    ));
+                    return Err(Error::namespace_exists(format!(
+                        "Collection {} already exists.",
+                        Database::namespace(&name)
+                    )));
                 }
                 self.db.collection_mut(&name);
                 Ok(bson::bson!({ "ok": 1 }))

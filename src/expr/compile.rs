@@ -67,11 +67,9 @@ impl<'c> Compiler<'c> {
             ));
         }
         let Some((name, compile)) = ops::lookup(first) else {
-            return Err(Error::new(
-                168,
-                "InvalidPipelineOperator",
-                format!("Unrecognized expression '{first}'"),
-            ));
+            return Err(Error::invalid_pipeline_operator(format!(
+                "Unrecognized expression '{first}'"
+            )));
         };
         compile(name, arg, self)
     }

@@ -10,10 +10,7 @@ use super::fold::{needs_class, range_variants, variants};
 use crate::error::{Error, Result};
 
 fn unsupported(feature: &str) -> Error {
-    Error::new(
-        115,
-        "CommandNotSupported",
-        format!("regular expressions with {feature} are not supported in mqlplay (its regex engine has no backtracking)"),
+    Error::command_not_supported(format!("regular expressions with {feature} are not supported in mqlplay (its regex engine has no backtracking)"),
     )
 }
 

@@ -19,7 +19,7 @@ pub struct Collection {
 }
 
 fn out_of_range() -> Error {
-    Error::new(1, "InternalError", "document index out of range")
+    Error::internal_error("document index out of range")
 }
 
 impl Collection {

@@ -147,20 +147,14 @@ impl Database {
         use crate::value::size::{doc_levels, doc_size, MAX_DEPTH, MAX_DOCUMENT_SIZE};
         let size = doc_size(doc);
         if size > MAX_DOCUMENT_SIZE {
-            return Err(Error::new(
-                10334,
-                "BSONObjectTooLarge",
-                format!(
-                    "object to insert too large. size in bytes: {size}, max size: {MAX_DOCUMENT_SIZE}"
-                ),
-            ));
+            return Err(Error::bson_object_too_large(format!(
+                "object to insert too large. size in bytes: {size}, max size: {MAX_DOCUMENT_SIZE}"
+            )));
         }
         if doc_levels(doc) > MAX_DEPTH {
-            return Err(Error::new(
-                45,
-                "Overflow",
-                format!("cannot insert document because it exceeds {MAX_DEPTH} levels of nesting"),
-            ));
+            return Err(Error::overflow(format!(
+                "cannot insert document because it exceeds {MAX_DEPTH} levels of nesting"
+            )));
         }
         Ok(())
     }

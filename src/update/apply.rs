@@ -96,10 +96,7 @@ fn apply_in_doc(
                 // An upsert's insert is validated as an insert, which accepts
                 // top-level `$` fields (manual: core/dot-dollar-considerations/dollar-prefix).
                 if trail.is_root() && name.starts_with('$') && !ctx.inserting {
-                    return Err(Error::new(
-                        52,
-                        "DollarPrefixedFieldName",
-                        format!("The dollar ($) prefixed field '{name}' in '{name}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."),
+                    return Err(Error::dollar_prefixed_field_name(format!("The dollar ($) prefixed field '{name}' in '{name}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."),
                     ));
                 }
                 doc.insert(name, v);
@@ -247,11 +244,9 @@ fn apply_obj_arr(
                 let here = trail.index(i);
                 if let Some(v) = create(&child, &here, ctx)? {
                     if i - arr.len() > MAX_PADDING {
-                        return Err(Error::new(
-                            34,
-                            "CannotBackfillArray",
-                            format!("can't backfill more than {MAX_PADDING} elements"),
-                        ));
+                        return Err(Error::cannot_backfill_array(format!(
+                            "can't backfill more than {MAX_PADDING} elements"
+                        )));
                     }
                     arr.resize(i, Bson::Null);
                     arr.push(v);

@@ -132,11 +132,9 @@ pub fn compile_array_filters(items: &[Bson], ctx: &CompileCtx) -> Result<Vec<Arr
 /// BadValue there, keep mqlplay's own "not supported" errors.)
 pub(crate) fn banned_feature(d: &Document, context: &str) -> Option<Error> {
     let op = banned_operator(d)?;
-    Some(Error::new(
-        224,
-        "QueryFeatureNotAllowed",
-        format!("{context}{op} is not allowed in this context"),
-    ))
+    Some(Error::query_feature_not_allowed(format!(
+        "{context}{op} is not allowed in this context"
+    )))
 }
 
 /// A top-level `$expr` or `$jsonSchema` (also inside `$and`/`$or`/`$nor`).
@@ -188,21 +186,15 @@ fn conflict(path: &str, at: &str) -> Error {
 /// Split and check a path: no empty components, at most one `$`, not first.
 fn check_path(dotted: &str) -> Result<Vec<&str>> {
     if dotted.is_empty() {
-        return Err(Error::new(
-            56,
-            "EmptyFieldName",
+        return Err(Error::empty_field_name(
             "An empty update path is not valid.",
         ));
     }
     let parts: Vec<&str> = dotted.split('.').collect();
     if parts.iter().any(|p| p.is_empty()) {
-        return Err(Error::new(
-            56,
-            "EmptyFieldName",
-            format!(
-                "The update path '{dotted}' contains an empty field name, which is not allowed."
-            ),
-        ));
+        return Err(Error::empty_field_name(format!(
+            "The update path '{dotted}' contains an empty field name, which is not allowed."
+        )));
     }
     let positional: Vec<usize> = parts
         .iter()
@@ -289,11 +281,7 @@ pub fn compile_modifiers(
         }
     }
     let Node::Obj(mut root) = b.root else {
-        return Err(Error::new(
-            1,
-            "InternalError",
-            "update tree root is not an object",
-        ));
+        return Err(Error::internal_error("update tree root is not an object"));
     };
     sort_obj(&mut root);
     let mut tree = b.tree;

@@ -198,10 +198,7 @@ impl Update {
 /// The server refuses `$`-prefixed top-level fields and invalid `_id`s in a replacement.
 fn check_replacement(d: &Document) -> Result<()> {
     if let Some(k) = d.keys().find(|k| k.starts_with('$')) {
-        return Err(Error::new(
-            52,
-            "DollarPrefixedFieldName",
-            format!("The dollar ($) prefixed field '{k}' in '{k}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."),
+        return Err(Error::dollar_prefixed_field_name(format!("The dollar ($) prefixed field '{k}' in '{k}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."),
         ));
     }
     check_id(d)
@@ -214,11 +211,9 @@ fn check_id(d: &Document) -> Result<()> {
         Some(Bson::Undefined) => "undefined",
         _ => return Ok(()),
     };
-    Err(Error::new(
-        53,
-        "InvalidIdField",
-        format!("The '_id' value cannot be of type {bad}"),
-    ))
+    Err(Error::invalid_id_field(format!(
+        "The '_id' value cannot be of type {bad}"
+    )))
 }
 
 /// The document a replacement (or a pipeline's output) produces: the

@@ -76,11 +76,9 @@ pub fn doc_levels(d: &Document) -> usize {
 
 /// The server's error for a document nested too deeply.
 pub fn depth_error() -> crate::error::Error {
-    crate::error::Error::new(
-        45,
-        "Overflow",
-        format!("Document exceeds maximum nesting depth of {MAX_DEPTH}"),
-    )
+    crate::error::Error::overflow(format!(
+        "Document exceeds maximum nesting depth of {MAX_DEPTH}"
+    ))
 }
 
 #[cfg(test)]

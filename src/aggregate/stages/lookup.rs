@@ -57,9 +57,7 @@ impl ForeignIndex {
 /// (the manual's "Namespaces in Subpipelines" for `$lookup` and `$unionWith`;
 /// `db.coll.aggregate` too): the `$documents` stage refuses a collection namespace.
 pub(crate) fn documents_with_collection() -> Error {
-    Error::new(
-        73,
-        "InvalidNamespace",
+    Error::invalid_namespace(
         "'$documents' can only be run with database or cluster-level aggregation",
     )
 }
@@ -342,14 +340,10 @@ impl GraphLookup {
                 )))
             }
             Some(Bson::String(s)) if s.is_empty() => {
-                return Err(Error::new(
-                    73,
-                    "InvalidNamespace",
-                    format!(
-                        "invalid $graphLookup namespace: {}.",
-                        crate::storage::DB_NAME
-                    ),
-                ))
+                return Err(Error::invalid_namespace(format!(
+                    "invalid $graphLookup namespace: {}.",
+                    crate::storage::DB_NAME
+                )))
             }
             Some(Bson::String(_)) => {}
             Some(other) => {

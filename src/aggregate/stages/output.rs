@@ -54,11 +54,9 @@ fn target(stage: &str, spec: &Bson) -> Result<String> {
         }
     };
     if name.is_empty() || name.starts_with("system.") || name.contains('$') {
-        return Err(Error::new(
-            73,
-            "InvalidNamespace",
-            format!("Invalid {stage} target namespace, {DB_NAME}.{name}"),
-        ));
+        return Err(Error::invalid_namespace(format!(
+            "Invalid {stage} target namespace, {DB_NAME}.{name}"
+        )));
     }
     Ok(name)
 }

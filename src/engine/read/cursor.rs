@@ -138,9 +138,7 @@ pub(super) fn find(
             f.limit = 1;
             match f.run(session, coll)?.first(session, coll) {
                 Some(d) => Ok(Bson::Document(d)),
-                None => Err(Error::new(
-                    43,
-                    "CursorNotFound",
+                None => Err(Error::cursor_not_found(
                     "Cursor is exhausted: next() found no document",
                 )),
             }

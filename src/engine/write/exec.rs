@@ -87,11 +87,9 @@ pub fn find_targets(
 }
 
 fn too_large() -> Error {
-    Error::new(
-        10334,
-        "BSONObjectTooLarge",
-        format!("Resulting document after update is larger than {MAX_DOCUMENT_SIZE}"),
-    )
+    Error::bson_object_too_large(format!(
+        "Resulting document after update is larger than {MAX_DOCUMENT_SIZE}"
+    ))
 }
 
 /// Apply `update` to the targets; upsert when nothing matched.
@@ -168,11 +166,7 @@ fn apply_one(
     keep: bool,
 ) -> Result<(bool, Option<Document>)> {
     let Some(stored) = c.docs().get(i) else {
-        return Err(Error::new(
-            1,
-            "InternalError",
-            "document index out of range",
-        ));
+        return Err(Error::internal_error("document index out of range"));
     };
     let before = keep.then(|| stored.clone());
     if !update.has_operators() {
@@ -235,11 +229,9 @@ pub fn upsert_document(
         _ => None,
     };
     if let Some(t) = bad {
-        return Err(Error::new(
-            53,
-            "InvalidIdField",
-            format!("The '_id' value cannot be of type {t}"),
-        ));
+        return Err(Error::invalid_id_field(format!(
+            "The '_id' value cannot be of type {t}"
+        )));
     }
     let doc = db.prepare_insert(doc)?;
     if doc_size(&doc) > MAX_DOCUMENT_SIZE {

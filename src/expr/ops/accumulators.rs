@@ -95,18 +95,16 @@ pub(crate) fn c_percentile(name: &'static str, a: &Bson, c: &mut Compiler) -> Re
             "p" if !median => p = Some(c.operand(v)?),
             "method" => method = Some(v),
             _ => {
-                return Err(Error::new(
+                return Err(Error::location(
                     40415,
-                    "Location40415",
                     format!("BSON field '{name}.{k}' is an unknown field."),
                 ))
             }
         }
     }
     let missing = |f: &str| {
-        Error::new(
+        Error::location(
             40414,
-            "Location40414",
             format!("BSON field '{name}.{f}' is missing but a required field"),
         )
     };

@@ -171,7 +171,7 @@ impl AddState {
 }
 
 fn date_overflow() -> Error {
-    Error::new(45, "Overflow", "date overflow")
+    Error::overflow("date overflow")
 }
 
 fn checked_date_add(ms: i64, by: i64) -> Result<i64> {

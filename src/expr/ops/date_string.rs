@@ -118,15 +118,11 @@ impl FromString {
         zone: Option<Zone>,
     ) -> Result<Value> {
         let Some(Bson::String(text)) = s else {
-            return Err(Error::new(
-                241,
-                "ConversionFailure",
-                format!(
-                    "$dateFromString requires that 'dateString' be a string, found: {} with value {}",
-                    tname(s),
-                    show(s)
-                ),
-            ));
+            return Err(Error::conversion_failure(format!(
+                "$dateFromString requires that 'dateString' be a string, found: {} with value {}",
+                tname(s),
+                show(s)
+            )));
         };
         let Some(zone) = zone else {
             return Ok(Some(Bson::Null));

@@ -156,7 +156,7 @@ fn parse_target(v: &Bson) -> Result<Target> {
 }
 
 fn conversion_failure(msg: impl Into<String>) -> Error {
-    Error::new(241, "ConversionFailure", msg)
+    Error::conversion_failure(msg)
 }
 
 const NO_ON_ERROR: &str = "in $convert with no onError value";

@@ -204,10 +204,7 @@ fn is_number(v: &Bson) -> bool {
 
 /// `$where` and `$function` would run JavaScript, which the playground never does.
 pub(crate) fn javascript_error(op: &str) -> Error {
-    Error::new(
-        115,
-        "CommandNotSupported",
-        format!(
+    Error::command_not_supported(format!(
             "{op} runs server-side JavaScript (deprecated since MongoDB 8.0), which mqlplay never executes: use $expr with aggregation operators instead"
         ),
     )

@@ -336,10 +336,7 @@ impl IndexSet {
             let existing = &ix.spec;
             if existing.name == spec.name {
                 if !existing.same_keys(&spec) {
-                    return Err(Error::new(
-                        86,
-                        "IndexKeySpecsConflict",
-                        format!(
+                    return Err(Error::index_key_specs_conflict(format!(
                             "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: {}, existing index: {}",
                             inline(&Bson::Document(spec.describe())),
                             inline(&Bson::Document(existing.describe()))
@@ -347,10 +344,7 @@ impl IndexSet {
                     ));
                 }
                 if !existing.same_options(&spec) && !spec.is_id() {
-                    return Err(Error::new(
-                        85,
-                        "IndexOptionsConflict",
-                        format!(
+                    return Err(Error::index_options_conflict(format!(
                             "An equivalent index already exists with the same name but different options. Requested index: {}, existing index: {}",
                             inline(&Bson::Document(spec.describe())),
                             inline(&Bson::Document(existing.describe()))
@@ -363,25 +357,17 @@ impl IndexSet {
                 && existing.options.get("partialFilterExpression")
                     == spec.options.get("partialFilterExpression")
             {
-                return Err(Error::new(
-                    85,
-                    "IndexOptionsConflict",
-                    format!(
-                        "Index already exists with a different name: {}",
-                        existing.name
-                    ),
-                ));
+                return Err(Error::index_options_conflict(format!(
+                    "Index already exists with a different name: {}",
+                    existing.name
+                )));
             }
         }
         if self.list.len() >= 64 {
-            return Err(Error::new(
-                67,
-                "CannotCreateIndex",
-                format!(
-                    "add index fails, too many indexes for {ns} key:{}",
-                    inline(&Bson::Document(spec.key.clone()))
-                ),
-            ));
+            return Err(Error::cannot_create_index(format!(
+                "add index fails, too many indexes for {ns} key:{}",
+                inline(&Bson::Document(spec.key.clone()))
+            )));
         }
         let mut ix = Index::new(spec);
         for (doc, &rid) in docs.iter().zip(rids) {
@@ -404,11 +390,9 @@ impl IndexSet {
                 self.list.remove(pos);
                 Ok(())
             }
-            None => Err(Error::new(
-                27,
-                "IndexNotFound",
-                format!("index not found with name [{name}]"),
-            )),
+            None => Err(Error::index_not_found(format!(
+                "index not found with name [{name}]"
+            ))),
         }
     }
 
@@ -424,28 +408,20 @@ impl IndexSet {
             .collect();
         match found.as_slice() {
             [one] => Ok(one.spec.name.clone()),
-            [] => Err(Error::new(
-                27,
-                "IndexNotFound",
-                format!(
-                    "can't find index with key: {}",
-                    inline(&Bson::Document(keys.clone()))
-                ),
-            )),
-            _ => Err(Error::new(
-                27,
-                "IndexNotFound",
-                format!(
-                    "{} indexes found for key: {}, identify by name instead. Conflicting indexes: {}",
-                    found.len(),
-                    inline(&Bson::Document(keys.clone())),
-                    found
-                        .iter()
-                        .map(|i| inline(&Bson::Document(i.spec.describe())))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )),
+            [] => Err(Error::index_not_found(format!(
+                "can't find index with key: {}",
+                inline(&Bson::Document(keys.clone()))
+            ))),
+            _ => Err(Error::index_not_found(format!(
+                "{} indexes found for key: {}, identify by name instead. Conflicting indexes: {}",
+                found.len(),
+                inline(&Bson::Document(keys.clone())),
+                found
+                    .iter()
+                    .map(|i| inline(&Bson::Document(i.spec.describe())))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
         }
     }
 
@@ -461,11 +437,7 @@ impl IndexSet {
             ));
         }
         let Some(ix) = self.list.iter_mut().find(|i| i.spec.name == name) else {
-            return Err(Error::new(
-                27,
-                "IndexNotFound",
-                format!("cannot find index {name}"),
-            ));
+            return Err(Error::index_not_found(format!("cannot find index {name}")));
         };
         let was = ix.spec.hidden;
         ix.spec.hidden = hidden;

@@ -30,11 +30,11 @@ pub struct IndexSpec {
 }
 
 fn cannot_create(message: impl Into<String>) -> Error {
-    Error::new(67, "CannotCreateIndex", message)
+    Error::cannot_create_index(message)
 }
 
 fn invalid_option(message: impl Into<String>) -> Error {
-    Error::new(197, "InvalidIndexSpecificationOption", message)
+    Error::invalid_index_specification_option(message)
 }
 
 /// `Bson` truthiness for boolean options (`unique: 1` works as in the shell).
