@@ -1,5 +1,5 @@
-//! The page's entry points (wasm32 only): a thin adapter over [`crate::run`]
-//! and [`crate::format`]. Run results cross to JavaScript as JSON text parsed by
+//! The page's entry points (wasm32 only): a thin adapter over the page's runner
+//! (`crate::page`, which runs through the facade's [`crate::run_each`]) and [`crate::format`]. Run results cross to JavaScript as JSON text parsed by
 //! `JSON.parse`, far faster than building JS objects value by value; the small
 //! answers (format, links, statements, checks) too.
 use crate::page::{self, Collections};

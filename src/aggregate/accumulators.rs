@@ -3,14 +3,13 @@
 //! (or window) owns a `State` that documents are added to.
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation-pipeline/#accumulators---group---bucket---bucketauto---setwindowfields-
 use super::key::KeyMap;
-use super::numbers::{big_to_bson, to_big, SumState, Width};
 use super::operand::Operand;
 use crate::error::{Error, Result};
+use crate::expr::sum::{avg, SumState};
 use crate::expr::{CompileCtx, Expr, Scope};
 use crate::query::sort::SortSpec;
 use crate::text::shell::type_name;
 use crate::value::{compare, numeric::to_f64};
-use bigdecimal::BigDecimal;
 use bson::{Bson, Document};
 use std::cmp::Ordering;
 
@@ -611,23 +610,6 @@ impl Accumulator {
             .flatten()
             .unwrap_or(Bson::Null)
     }
-}
-
-/// `$avg`: a double (a decimal when any input was one); null without numbers.
-pub fn avg(s: &SumState, count: u64) -> Bson {
-    if count == 0 {
-        return Bson::Null;
-    }
-    if s.width() == Width::Decimal {
-        return match s.decimal_total() {
-            Bson::Decimal128(d) => match to_big(&Bson::Decimal128(d)) {
-                Some(total) => big_to_bson(&(total / BigDecimal::from(count))),
-                None => Bson::Decimal128(d),
-            },
-            other => other,
-        };
-    }
-    Bson::Double(s.to_f64() / count as f64)
 }
 
 pub fn is_nullish(v: &Bson) -> bool {

@@ -456,7 +456,7 @@ pub(crate) fn run_stages<'a>(
                 .iter()
                 .map(|d| r.apply(d, scope).map(Cow::Owned))
                 .collect::<Result<_>>()?,
-            Stage::Sample(n) => simple::sample(docs, *n, scope.run.seed),
+            Stage::Sample(n) => simple::sample(docs, *n, scope.run),
             Stage::Documents(op) => owned(simple::documents_eval(op, scope)?),
             Stage::Facet(f) => owned(vec![f.run(docs, db, scope)?]),
             Stage::Lookup(l) => owned(l.run(docs, db, scope)?),

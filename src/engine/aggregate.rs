@@ -121,7 +121,7 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
                     Bson::Array(items) => items.len(),
                     _ => 0,
                 };
-                crate::aggregate::numbers::count_value(n)
+                crate::expr::sum::count_value(n)
             }
             "explain" => return Err(Error::not_supported("explain").at(c.span)),
             other => {

@@ -2,10 +2,10 @@
 //! in the server's Value arithmetic (doubles, or decimals when a decimal is
 //! involved). See https://www.mongodb.com/docs/manual/reference/operator/aggregation/derivative/
 //! and https://www.mongodb.com/docs/manual/reference/operator/aggregation/integral/
-use crate::aggregate::numbers::SumState;
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::ops::decimal as dops;
+use crate::expr::sum::SumState;
 use crate::expr::Scope;
 use crate::text::shell::type_name;
 use crate::value::numeric::{

@@ -4,9 +4,9 @@
 use super::bounds::{TimeUnit, Window};
 use super::calculus::{derivative, integral};
 use crate::aggregate::accumulators::Accumulator;
-use crate::aggregate::numbers::count_value;
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
+use crate::expr::sum::count_value;
 use crate::expr::{CompileCtx, Scope};
 use crate::query::sort::SortSpec;
 use crate::value::numeric::{

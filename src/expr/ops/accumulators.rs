@@ -3,7 +3,7 @@
 //! arguments are not expanded).
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/sum/#use-in--project-stage
 use crate::error::{Error, Result};
-use crate::expr::accum::{max_value, min_value, std_dev, Sum};
+use crate::expr::accum::{avg_values, max_value, min_value, std_dev, sum_values};
 use crate::expr::compile::{bson_string, call, Compiler};
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{err, Value};
@@ -172,17 +172,8 @@ fn accumulate(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
         vals.into_iter().flatten().collect()
     };
     Ok(Some(match name {
-        "$sum" | "$avg" => {
-            let mut s = Sum::new();
-            for v in &items {
-                s.add(v);
-            }
-            if name == "$sum" {
-                s.value()
-            } else {
-                s.average()
-            }
-        }
+        "$sum" => sum_values(&items),
+        "$avg" => avg_values(&items),
         "$min" => min_value(&items),
         "$max" => max_value(&items),
         "$stdDevPop" => std_dev(&items, false),
