@@ -98,8 +98,8 @@ constructors! {
 
 impl Error {
     // The constructors are cold and never inlined: errors are built at a few
-    // thousand places, and an inlined `String` conversion at each was about
-    // 4.4 KB gzipped of the page's wasm.
+    // thousand places, and an inlined `String` conversion at each adds up in
+    // the page's wasm (BENCHMARKS.md).
     #[cold]
     #[inline(never)]
     pub fn new(

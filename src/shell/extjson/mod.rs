@@ -1,7 +1,7 @@
 //! Extended JSON v2 (canonical and relaxed) read into BSON: exactly the values
 //! `bson::Bson::try_from(serde_json::Value)` accepts, written out by hand because
-//! bson's reader deserialises each wrapper through serde models (about 10 KB
-//! gzipped of the page's wasm). A test holds the two together on many inputs.
+//! bson's reader deserialises each wrapper through serde models, which the page's
+//! wasm would carry. A test holds the two together on many inputs.
 //! <https://www.mongodb.com/docs/manual/reference/mongodb-extended-json/>
 //!
 //! The shapes bson accepts, mirrored here: a wrapper object has no key besides
