@@ -50,7 +50,6 @@ use std::cell::Cell;
 /// `$rand`'s stream of the run's random sequence.
 const RAND_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
 
-pub(crate) use compile::bson_string;
 pub use value::truthy;
 
 /// A compiled expression.

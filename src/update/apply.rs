@@ -77,7 +77,7 @@ fn apply_in_doc(
             if apply_existing(child, &mut tmp, false, &here, ctx)? != Effect::NoOp {
                 return Err(Error::immutable_field(format!(
                     "Updating the path '_id' to {} would modify the immutable field '_id'",
-                    display::elem("_id", &tmp)
+                    crate::text::server::elem("_id", &tmp)
                 )));
             }
             Some(Effect::NoOp)
@@ -133,7 +133,7 @@ fn apply_existing(
             Bson::Array(items) => Ok(effect(apply_arr(a, items, here, ctx)?)),
             other => Err(Error::bad_value(format!(
                 "Cannot apply array updates to non-array element {}",
-                display::elem(&here.name(), other)
+                crate::text::server::elem(&here.name(), other)
             ))),
         },
     }
@@ -192,7 +192,7 @@ fn not_viable(
     ctx: &mut Ctx,
 ) -> Result<()> {
     let first = rest.first().cloned().unwrap_or_default();
-    let shown = || display::elem(&elem_trail.name(), elem);
+    let shown = || crate::text::server::elem(&elem_trail.name(), elem);
     match node {
         Node::Leaf(leaf) => {
             if leaf.op.creates(ctx) {

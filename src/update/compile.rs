@@ -3,7 +3,6 @@
 //! conflicts between paths are found here, once, and the tree is walked in
 //! field order for every document.
 //! https://www.mongodb.com/docs/manual/reference/operator/update/
-use super::display;
 use super::ops::{Op, OpKind};
 use super::path::{array_filter_id, field_order};
 use crate::error::{Error, Result};
@@ -258,7 +257,7 @@ pub fn compile_modifiers(
             return Err(Error::failed_to_parse(format!(
                 "Modifiers operate on fields but we found type {} instead. For example: {{$mod: {{<field>: ...}}}} not {{{}}}",
                 type_name(value),
-                display::elem(name, value)
+                crate::text::server::elem(name, value)
             )));
         };
         for (path, arg) in fields {
@@ -276,7 +275,7 @@ pub fn compile_modifiers(
             return Err(Error::failed_to_parse(format!(
                 "The array filter for identifier '{}' was not used in the update {}",
                 f.id,
-                display::value_str(&Bson::Document(spec.clone()))
+                crate::text::server::server_string(&Bson::Document(spec.clone()))
             )));
         }
     }
@@ -296,11 +295,11 @@ impl Builder<'_> {
         let Bson::String(to) = arg else {
             return Err(Error::bad_value(format!(
                 "The 'to' field for $rename must be a string: {}",
-                display::elem(from, arg)
+                crate::text::server::elem(from, arg)
             )));
         };
         let to_parts = check_path(to)?;
-        let shown = display::elem(from, arg);
+        let shown = crate::text::server::elem(from, arg);
         if from == to {
             return Err(Error::bad_value(format!(
                 "The source and target field for $rename must differ: {shown}"

@@ -237,7 +237,7 @@ fn replaced(
         (Some(a), Some(b)) if !crate::value::equal(a, b) => {
             return Err(Error::immutable_field(format!(
                 "After applying the update, the (immutable) field '_id' was found to have been altered to {}",
-                display::elem("_id", b)
+                crate::text::server::elem("_id", b)
             )))
         }
         (Some(a), None) => {

@@ -448,7 +448,7 @@ fn array_to_object(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value>
                 )
             })?;
             let (Some(k), Some(v)) = (d.get("k"), d.get("v")) else {
-                return Err(Error::location(40393, format!("$arrayToObject requires an object with keys 'k' and 'v'. Missing either or both keys from: {}", crate::expr::compile::bson_string(&Bson::Document(d.clone())))));
+                return Err(Error::location(40393, format!("$arrayToObject requires an object with keys 'k' and 'v'. Missing either or both keys from: {}", crate::text::server::server_string(&Bson::Document(d.clone())))));
             };
             let Bson::String(k) = k else {
                 return Err(Error::location(40394, format!("$arrayToObject requires an object with keys 'k' and 'v', where the value of 'k' must be of type string. Found type: {}", crate::text::shell::type_name(k))));

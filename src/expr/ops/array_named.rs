@@ -92,7 +92,7 @@ fn n_op(kind: NKind, a: &Bson, c: &mut Compiler) -> Result<Node> {
             5787900,
             format!(
                 "specification must be an object; found {}",
-                crate::expr::compile::bson_string(a)
+                crate::text::server::server_string(a)
             ),
         ));
     };
@@ -264,7 +264,7 @@ pub(crate) fn c_sort_array(_: &'static str, a: &Bson, c: &mut Compiler) -> Resul
             2942505,
             format!(
                 "$sortArray requires 'sortBy' to be an object or a number 1 or -1, found: {}",
-                crate::expr::compile::bson_string(by)
+                crate::text::server::server_string(by)
             ),
         )
     };

@@ -96,7 +96,7 @@ pub fn write_value(out: &mut String, value: &Bson) {
 
 /// A DBPointer's namespace and id. bson keeps the fields private, so they are
 /// read back from the BSON bytes of `{"": pointer}` (a rare, deprecated type).
-fn db_pointer_parts(p: &bson::DbPointer) -> Option<(String, bson::oid::ObjectId)> {
+pub(crate) fn db_pointer_parts(p: &bson::DbPointer) -> Option<(String, bson::oid::ObjectId)> {
     let bytes = bson::doc! { "": Bson::DbPointer(p.clone()) }
         .to_vec()
         .ok()?;

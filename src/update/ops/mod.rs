@@ -127,7 +127,7 @@ impl Op {
                     return Err(Error::type_mismatch(format!(
                         "Cannot {} with non-numeric argument: {{{}}}",
                         op.verb(),
-                        display::elem(path, arg)
+                        crate::text::server::elem(path, arg)
                     )));
                 }
                 Op::Arith(op, arg.clone())
