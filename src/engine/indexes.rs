@@ -4,6 +4,7 @@
 use super::{Call, Database, Session};
 use crate::error::{Error, Result};
 use crate::storage::index::spec::IndexSpec;
+use crate::storage::Collection;
 use crate::text::shell::type_name;
 use bson::{doc, Bson, Document};
 
@@ -48,13 +49,20 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
                 specs.push(parse(call, keys)?);
             }
             // All or nothing, as one createIndexes command.
-            let mut c = session.db.collection_mut(coll).clone();
+            // (createIndexes creates a missing collection even when it then fails.)
+            let mut c = match session.db.collection(coll) {
+                Some(c) => c.clone(),
+                None => {
+                    session.db.set_collection(coll, Collection::default());
+                    Collection::default()
+                }
+            };
             let mut names = Vec::with_capacity(specs.len());
             for spec in specs {
                 names.push(Bson::String(spec.name.clone()));
                 c.create_index(&ns, spec)?;
             }
-            *session.db.collection_mut(coll) = c;
+            session.db.set_collection(coll, c);
             Ok(Bson::Array(names))
         }
         "getIndexes" | "getIndexSpecs" | "getIndexKeys" => {

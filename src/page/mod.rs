@@ -93,7 +93,7 @@ pub fn run_json(
     if let (Some(start), Some(end)) = (start, &end) {
         for (name, coll) in end.collections() {
             let before = start.collection(name);
-            if !before.is_some_and(|b| b.docs() == coll.docs()) {
+            if !(end.shares(name, start) || before.is_some_and(|b| b.docs() == coll.docs())) {
                 changed.push(name);
             }
         }

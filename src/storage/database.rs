@@ -5,6 +5,7 @@ use crate::error::{Error, Result};
 use bson::oid::ObjectId;
 use bson::{Bson, Document};
 use std::cell::Cell;
+use std::rc::Rc;
 
 /// The server refuses arrays, regular expressions and undefined as `_id`.
 fn check_new_id(id: &Bson) -> Result<()> {
@@ -28,9 +29,12 @@ pub fn duplicate_id_error(namespace: &str, id: &Bson) -> Error {
     ))
 }
 
+/// Cloning a database is cheap: collections are shared until written
+/// (copy on write), so a run on a copy of the loaded configuration copies
+/// only the collections it changes.
 #[derive(Clone, Debug, Default)]
 pub struct Database {
-    collections: Vec<(String, Collection)>,
+    collections: Vec<(String, Rc<Collection>)>,
     /// Counter for seeded ObjectIds (Mongo Playground's `5a934e000102030405xxxxxx`).
     next_id: Cell<u32>,
 }
@@ -53,7 +57,7 @@ impl Database {
         self.collections
             .iter()
             .find(|(n, _)| n == name)
-            .map(|(_, c)| c)
+            .map(|(_, c)| &**c)
     }
 
     /// The named collection, created empty if it does not exist (as MongoDB does on first write).
@@ -62,11 +66,32 @@ impl Database {
             Some(pos) => pos,
             None => {
                 self.collections
-                    .push((name.to_string(), Collection::default()));
+                    .push((name.to_string(), Rc::new(Collection::default())));
                 self.collections.len() - 1
             }
         };
-        &mut self.collections[pos].1
+        Rc::make_mut(&mut self.collections[pos].1)
+    }
+
+    /// Replace a collection's contents (created if missing), without copying
+    /// the old contents first.
+    pub fn set_collection(&mut self, name: &str, coll: Collection) {
+        match self.collections.iter_mut().find(|(n, _)| n == name) {
+            Some((_, c)) => *c = Rc::new(coll),
+            None => self.collections.push((name.to_string(), Rc::new(coll))),
+        }
+    }
+
+    /// Whether a collection is still the very one of `other` (neither was
+    /// written since one was cloned from the other).
+    pub fn shares(&self, name: &str, other: &Database) -> bool {
+        let find = |db: &Database| {
+            db.collections
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, c)| Rc::clone(c))
+        };
+        matches!((find(self), find(other)), (Some(a), Some(b)) if Rc::ptr_eq(&a, &b))
     }
 
     /// Remove a collection; true if it existed (what `drop()` returns).
@@ -82,7 +107,7 @@ impl Database {
     }
 
     pub fn collections(&self) -> impl Iterator<Item = (&str, &Collection)> {
-        self.collections.iter().map(|(n, c)| (n.as_str(), c))
+        self.collections.iter().map(|(n, c)| (n.as_str(), &**c))
     }
 
     /// The next seeded ObjectId: `5a934e00` `0102030405` + a 3-byte counter.

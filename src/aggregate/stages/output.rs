@@ -101,7 +101,7 @@ impl Out {
         for d in docs {
             fresh.insert(&ns, d)?;
         }
-        *db.collection_mut(&self.coll) = fresh;
+        db.set_collection(&self.coll, fresh);
         Ok(())
     }
 }
@@ -380,7 +380,7 @@ impl Merge {
                 },
             }
         }
-        *db.collection_mut(&self.coll) = target;
+        db.set_collection(&self.coll, target);
         Ok(())
     }
 
