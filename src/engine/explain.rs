@@ -101,6 +101,12 @@ pub(super) fn of_read(session: &Session, coll: &str, call: &Call) -> Bson {
     out.unwrap_or(Bson::Null)
 }
 
+/// The work line of a count that has run: its explain("executionStats") from
+/// that very run.
+pub(super) fn of_count(session: &Session, coll: &str, call: &Call, run: CountRun) -> Bson {
+    counted_explain(session, coll, call, Verbosity::ExecutionStats, run).unwrap_or(Bson::Null)
+}
+
 /// Plan and run a filter: the matching documents (at most `max`) and the work done.
 fn execute<'c>(
     c: Option<&'c Collection>,
@@ -184,9 +190,61 @@ fn count(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<Bso
     let empty = Document::new();
     let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
     let opts = call.doc_arg(1, "options")?.unwrap_or(&empty);
+    let c = session.db.collection(coll);
+    let (docs, ran) = execute(
+        c,
+        filter_doc,
+        None,
+        opts.get("hint"),
+        &session.run,
+        usize::MAX,
+    )?;
+    let skip = opts
+        .get("skip")
+        .and_then(crate::value::numeric::to_i64_exact)
+        .unwrap_or(0);
+    let limit = opts
+        .get("limit")
+        .and_then(crate::value::numeric::to_i64_exact)
+        .unwrap_or(0);
+    let counted = CountRun {
+        ran,
+        matched: docs.len(),
+        skip: usize::try_from(skip).unwrap_or(0),
+        limit: usize::try_from(limit.unsigned_abs()).unwrap_or(usize::MAX),
+    };
+    counted_explain(session, coll, call, v, counted)
+}
+
+/// What a count did: the plan, the scan's work, how many documents matched,
+/// and the skip and limit (0: none) it applied.
+pub(super) struct CountRun {
+    pub ran: Executed,
+    pub matched: usize,
+    pub skip: usize,
+    pub limit: usize,
+}
+
+/// The explain of a count from the count's own execution (nothing is scanned again).
+pub(super) fn counted_explain(
+    session: &Session,
+    coll: &str,
+    call: &Call,
+    v: Verbosity,
+    run: CountRun,
+) -> Result<Bson> {
+    let empty = Document::new();
+    let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
+    let opts = call.doc_arg(1, "options")?.unwrap_or(&empty);
     let hint = opts.get("hint");
     let ns = Database::namespace(coll);
     let c = session.db.collection(coll);
+    let CountRun {
+        mut ran,
+        matched,
+        skip,
+        limit,
+    } = run;
     let mut command = doc! { "count": coll, "query": filter_doc.clone() };
     for k in ["skip", "limit", "hint"] {
         if let Some(x) = opts.get(k) {
@@ -196,32 +254,18 @@ fn count(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<Bso
     command.insert("$db", DB_NAME);
     let with_exec = v >= Verbosity::ExecutionStats;
     let fast = filter_doc.is_empty() && hint.is_none() && c.is_some();
-    let (docs, mut ran) = execute(c, filter_doc, None, hint, &session.run, usize::MAX)?;
     if fast {
         // The count comes from the collection's metadata: nothing is scanned.
         ran.stats = Default::default();
     }
-    let skip = opts
-        .get("skip")
-        .and_then(crate::value::numeric::to_i64_exact)
-        .unwrap_or(0);
-    let limit = opts
-        .get("limit")
-        .and_then(crate::value::numeric::to_i64_exact)
-        .unwrap_or(0);
-    let mut counted = docs
-        .len()
-        .saturating_sub(usize::try_from(skip).unwrap_or(0));
+    let mut counted = matched.saturating_sub(skip);
     if limit != 0 {
-        counted = counted.min(usize::try_from(limit.unsigned_abs()).unwrap_or(usize::MAX));
+        counted = counted.min(limit);
     }
     let parsed = parsed_query(filter_doc, &ran.plan.conds);
     let count_fields = |d: &mut Document| {
         d.insert("nCounted", num(counted));
-        d.insert(
-            "nSkipped",
-            num(docs.len().min(usize::try_from(skip).unwrap_or(0))),
-        );
+        d.insert("nSkipped", num(matched.min(skip)));
     };
     if fast {
         let winning = doc! { "stage": "RECORD_STORE_FAST_COUNT" };

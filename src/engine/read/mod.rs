@@ -2,9 +2,11 @@
 //! estimatedDocumentCount, count, distinct.
 mod cursor;
 
+use super::explain::CountRun;
 use super::{Answer, Call, Session};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
+use crate::index::plan::{Executed, ScanStats};
 use crate::query::Filter;
 use crate::text::shell::type_name;
 use crate::value::numeric::to_i64_exact;
@@ -18,21 +20,28 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Answer> 
         return Err(Error::bad_value("no method called"));
     };
     let rest = &calls[1..];
+    let mut counted = None;
+    let mut keep = |(n, run)| {
+        counted = Some(run);
+        n
+    };
     let result = match first.name.as_str() {
         "find" => return cursor::find(session, coll, first, rest),
         "findOne" => cursor::find_one(session, coll, first),
-        "countDocuments" => count_documents(session, coll, first),
+        "countDocuments" => count_documents(session, coll, first).map(&mut keep),
         "estimatedDocumentCount" => {
             first.max_args(1)?;
             first.doc_arg(0, "options")?;
             Ok(count(docs_of(session, coll).len()))
         }
-        "count" => legacy_count(session, coll, first),
+        "count" => legacy_count(session, coll, first).map(&mut keep),
         "distinct" => distinct(session, coll, first),
         other => Err(Error::not_supported(format!("{other}()")).at(first.span)),
     }
     .map_err(|e| e.at(first.span))?;
-    if matches!(first.name.as_str(), "countDocuments" | "count" | "distinct") {
+    if let Some(run) = counted {
+        session.note_work(|| super::explain::of_count(session, coll, first, run));
+    } else if first.name == "distinct" {
         session.note_work(|| super::explain::of_read(session, coll, first));
     }
     if let Some(c) = rest.first() {
@@ -90,7 +99,7 @@ fn count_matches(
     filter: &Filter,
     filter_doc: &Document,
     opts: &Document,
-) -> Result<Bson> {
+) -> Result<(Bson, CountRun)> {
     let skip = count_option(opts, "skip")?.unwrap_or(0);
     if skip < 0 {
         return Err(Error::location(
@@ -100,28 +109,43 @@ fn count_matches(
     }
     let limit = count_option(opts, "limit")?.unwrap_or(0).unsigned_abs();
     let scope = Scope::new(&session.run);
-    let mut n: u64 = 0;
     let hint = opts.get("hint");
-    if filter.matches_everything() && hint.is_none() {
-        n = docs_of(session, coll).len() as u64;
+    let c = session.db.collection(coll);
+    let plan = crate::index::plan::plan(c, filter_doc, None, hint)?;
+    let (matched, stats) = if filter_doc.is_empty() && hint.is_none() {
+        // The collection's own count: nothing is scanned.
+        (docs_of(session, coll).len(), ScanStats::default())
     } else {
-        let c = session.db.collection(coll);
-        let plan = crate::index::plan::plan(c, filter_doc, None, hint)?;
-        for d in plan.scan(c) {
+        let mut n = 0;
+        let mut scan = plan.scan(c);
+        for d in scan.by_ref() {
             if filter.matches(d, &scope)? {
                 n += 1;
             }
         }
-    }
-    let mut n = n.saturating_sub(skip as u64);
+        (n, scan.stats)
+    };
+    let skip = usize::try_from(skip).unwrap_or(usize::MAX);
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let mut n = matched.saturating_sub(skip);
     if limit > 0 {
         n = n.min(limit);
     }
-    Ok(count(usize::try_from(n).unwrap_or(usize::MAX)))
+    let run = CountRun {
+        ran: Executed {
+            plan,
+            stats,
+            matched,
+        },
+        matched,
+        skip,
+        limit,
+    };
+    Ok((count(n), run))
 }
 
 /// `countDocuments(filter, {skip, limit, hint, maxTimeMS})`.
-fn count_documents(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
+fn count_documents(session: &Session, coll: &str, call: &Call) -> Result<(Bson, CountRun)> {
     call.max_args(2)?;
     let filter = filter_arg(call, 0, &CompileCtx::default())?;
     let empty = Document::new();
@@ -143,7 +167,7 @@ fn count_documents(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
 }
 
 /// Legacy `count(filter, {skip, limit})`.
-fn legacy_count(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
+fn legacy_count(session: &Session, coll: &str, call: &Call) -> Result<(Bson, CountRun)> {
     call.max_args(2)?;
     let filter = filter_arg(call, 0, &CompileCtx::default())?;
     let empty = Document::new();
