@@ -93,12 +93,15 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
 /// A count or distinct's explain("executionStats"), for the page's "work
 /// done" line (`Null` when it cannot be explained). `countDocuments` is
 /// explained as the count it amounts to.
-pub(super) fn of_read(session: &Session, coll: &str, call: &Call) -> Bson {
-    let out = match call.name.as_str() {
-        "distinct" => distinct(session, coll, call, Verbosity::ExecutionStats),
-        _ => count(session, coll, call, Verbosity::ExecutionStats),
-    };
-    out.unwrap_or(Bson::Null)
+pub(super) fn of_distinct(
+    session: &Session,
+    coll: &str,
+    call: &Call,
+    field: &str,
+    ran: &Executed,
+) -> Bson {
+    distinct_explained(session, coll, call, field, Verbosity::ExecutionStats, ran)
+        .unwrap_or(Bson::Null)
 }
 
 /// The work line of a count that has run: its explain("executionStats") from
@@ -389,7 +392,6 @@ fn distinct(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<
     let empty = Document::new();
     let filter_doc = call.doc_arg(1, "filter")?.unwrap_or(&empty);
     let opts = call.doc_arg(2, "options")?.unwrap_or(&empty);
-    let ns = Database::namespace(coll);
     let c = session.db.collection(coll);
     let (_, ran) = execute(
         c,
@@ -399,7 +401,23 @@ fn distinct(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<
         &session.run,
         usize::MAX,
     )?;
-    let transform = doc! { field.clone(): 1, "_id": 0 };
+    distinct_explained(session, coll, call, field, v, &ran)
+}
+
+/// The explain of a distinct from an execution of its filter.
+fn distinct_explained(
+    session: &Session,
+    coll: &str,
+    call: &Call,
+    field: &str,
+    v: Verbosity,
+    ran: &Executed,
+) -> Result<Bson> {
+    let empty = Document::new();
+    let filter_doc = call.doc_arg(1, "filter")?.unwrap_or(&empty);
+    let ns = Database::namespace(coll);
+    let c = session.db.collection(coll);
+    let transform = doc! { field: 1, "_id": 0 };
     let tree = |exec: bool| {
         let input = access(
             c,
@@ -421,13 +439,14 @@ fn distinct(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<
             Some(input.0),
         )
     };
-    let command = doc! { "distinct": coll, "key": field.clone(), "query": filter_doc.clone(), "$db": DB_NAME };
+    let command =
+        doc! { "distinct": coll, "key": field, "query": filter_doc.clone(), "$db": DB_NAME };
     Ok(wrap(
         &ns,
         parsed_query(filter_doc, &ran.plan.conds),
         tree(false),
         rejected(c, &ran.plan, filter_doc),
-        (v >= Verbosity::ExecutionStats).then(|| (ran.matched, &ran, tree(true))),
+        (v >= Verbosity::ExecutionStats).then(|| (ran.matched, ran, tree(true))),
         command,
     ))
 }

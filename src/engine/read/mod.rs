@@ -21,6 +21,7 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Answer> 
     };
     let rest = &calls[1..];
     let mut counted = None;
+    let mut distinct_run = None;
     let mut keep = |(n, run)| {
         counted = Some(run);
         n
@@ -35,14 +36,17 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Answer> 
             Ok(count(docs_of(session, coll).len()))
         }
         "count" => legacy_count(session, coll, first).map(&mut keep),
-        "distinct" => distinct(session, coll, first),
+        "distinct" => distinct(session, coll, first).map(|(values, field, ran)| {
+            distinct_run = Some((field, ran));
+            values
+        }),
         other => Err(Error::not_supported(format!("{other}()")).at(first.span)),
     }
     .map_err(|e| e.at(first.span))?;
     if let Some(run) = counted {
         session.note_work(|| super::explain::of_count(session, coll, first, run));
-    } else if first.name == "distinct" {
-        session.note_work(|| super::explain::of_read(session, coll, first));
+    } else if let Some((field, ran)) = distinct_run {
+        session.note_work(|| super::explain::of_distinct(session, coll, first, &field, &ran));
     }
     if let Some(c) = rest.first() {
         let what = if first.name == "findOne" {
@@ -206,7 +210,7 @@ fn check_options(opts: &Document, allowed: &[&str]) -> Result<()> {
 /// `distinct(field, filter)`: the distinct values at a path, array elements
 /// counted separately, in BSON order. See
 /// https://www.mongodb.com/docs/manual/reference/method/db.collection.distinct/.
-fn distinct(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
+fn distinct(session: &Session, coll: &str, call: &Call) -> Result<(Bson, String, Executed)> {
     call.max_args(3)?;
     let field = match call.arg(0).map(|a| &a.value) {
         Some(Bson::String(s)) => s.clone(),
@@ -233,10 +237,13 @@ fn distinct(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
     let c = session.db.collection(coll);
     let filter_doc = call.doc_arg(1, "filter")?.unwrap_or(&empty);
     let plan = crate::index::plan::plan(c, filter_doc, None, opts.get("hint"))?;
-    for d in plan.scan(c) {
+    let mut matched = 0;
+    let mut scan = plan.scan(c);
+    for d in scan.by_ref() {
         if !filter.matches(d, &scope)? {
             continue;
         }
+        matched += 1;
         path.visit(d, LeafArrays::TraverseOmitArray, &mut |v, _| {
             if let Some(v) = v {
                 seen.insert(OrdBson(v.clone()));
@@ -244,6 +251,16 @@ fn distinct(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
             false
         });
     }
+    let stats = scan.stats;
     // The set is ordered by MongoDB's comparison and deduplicated by its equality.
-    Ok(Bson::Array(seen.into_iter().map(|o| o.0).collect()))
+    let values = Bson::Array(seen.into_iter().map(|o| o.0).collect());
+    Ok((
+        values,
+        field,
+        Executed {
+            plan,
+            stats,
+            matched,
+        },
+    ))
 }
