@@ -1,7 +1,8 @@
 //! The page's run output as one relaxed-Extended-JSON text (the worker hands it to
 //! `JSON.parse`): `{results, collections, error?, shell, work, collectionsShell, initial}`.
 //! The loaded configuration is kept between runs while its text (and seed, and the
-//! instant when the text can read it) is unchanged: each run starts from a copy.
+//! instant when the text can read it) is unchanged: each run starts from a copy,
+//! which shares the collections until the script writes one (see `storage`).
 use crate::index::explain::WorkDone;
 use crate::storage::{Collection, Database};
 use crate::text::ejson::{write_docs, write_str};
