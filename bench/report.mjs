@@ -89,7 +89,9 @@ if (BUSY) {
   say(`Quiet machine: 1-minute load ≤ ${meta.max_load} at the start and no other build or browser running at the start, before measuring or at the end.`);
 }
 if (meta.scale != null && meta.scale !== 1) say(`**Node cases on ${meta.scale}× the data** (MQLPLAY_BENCH_SCALE): not comparable with the targets.`);
-if (meta.skipped?.length) say(`Left out (MQLPLAY_BENCH_SKIP): ${meta.skipped.join(", ")}.`);
+if (meta.skipped?.length) {
+  say(`Left out (MQLPLAY_BENCH_SKIP): ${meta.skipped.join(", ")}.${meta.skipped.includes("build") ? " **Not built by this run: www/pkg and www/dist were measured as found, and may not be this commit's.**" : ""}`);
+}
 say(`Command: \`${meta.command ?? "./build.sh bench"}\`${meta.duration_s ? ` (this run: ${Math.round(meta.duration_s)} s, builds included)` : ""}.`);
 say();
 

@@ -14,7 +14,8 @@
 #        MQLPLAY_BENCH_SCALE=0.1 runs the Node cases on a tenth of the data;
 #        MQLPLAY_BENCH_PROCESSES=3 Node processes (each one sample);
 #        MQLPLAY_BENCH_MAX_LOAD=0.5 the quiet machine's 1-minute load at the start;
-#        MQLPLAY_BENCH_SKIP=native,browser leaves parts out (a comma list).
+#        MQLPLAY_BENCH_SKIP=native,browser leaves parts out (a comma list; also
+#        node, and build: measure www/pkg and www/dist as they are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
@@ -120,8 +121,14 @@ node -e '
 
 # ---- builds (release, as shipped) ---------------------------------------------------
 # The wasm package and the page, exactly as build.sh builds them: what the page ships.
-build_wasm_package
-build_page
+# MQLPLAY_BENCH_SKIP=build measures www/pkg and www/dist as they are (for trying the harness).
+if skipped build; then
+  [ -f www/pkg/mqlplay_bg.wasm ] && [ -d www/dist ] || { log "no www/pkg or www/dist to measure: build them first"; exit 1; }
+  log "builds skipped: measuring www/pkg and www/dist as they are"
+else
+  build_wasm_package
+  build_page
+fi
 ensure_npm bench
 if ! skipped native; then
   log "waiting for the native benchmarks' build (log: $OUT/native-build.log)"
