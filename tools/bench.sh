@@ -60,7 +60,7 @@ check_quiet() { # phase
   [ -z "$others" ] || busy "other work running $1: $others"
 }
 if awk -v l="${LOAD_START%% *}" -v m="$MAX_LOAD" 'BEGIN { exit !(l > m) }'; then
-  busy "1-minute load $LOAD_START at the start is above $MAX_LOAD"
+  busy "load average $LOAD_START at the start: the 1-minute load is above $MAX_LOAD"
 fi
 check_quiet "at the start"
 if [ "${MQLPLAY_BENCH_QUICK:-}" = 1 ]; then
