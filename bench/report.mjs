@@ -41,8 +41,20 @@ const fmtN = (n) => (n == null ? "–" : Number(n).toLocaleString("en-US"));
 const BUSY = meta.busy === true;
 // The targets are stated on the full data sets: a scaled run is not judged either.
 const SCALED = meta.scale != null && meta.scale !== 1;
+// A Node figure needs at least 3 processes (one process is one sample).
+const FEW = node != null && (node.processes ?? 1) < 3;
 const verdict = (ok) =>
-  ok == null ? "not measured" : BUSY ? "no verdict (busy machine)" : SCALED ? "no verdict (scaled data)" : ok ? "**met**" : "**not met**";
+  ok == null
+    ? "not measured"
+    : BUSY
+      ? "no verdict (busy machine)"
+      : SCALED
+        ? "no verdict (scaled data)"
+        : FEW
+          ? "no verdict (fewer than 3 Node processes)"
+          : ok
+            ? "**met**"
+            : "**not met**";
 /** A figure with its spread over processes: "12.3 ms (11.9–13.0)". */
 const withSpread = (row, f, fmt) => {
   const s = row[`${f}_spread`];
