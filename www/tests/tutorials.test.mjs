@@ -279,12 +279,13 @@ test('on a phone, Next is on screen on every step, after every run', async () =>
       const at = `${t.id} step ${i + 1}`;
       assert.equal(await page.textContent('#tutorial-pos'), `Step ${i + 1} of ${t.steps.length}`);
       await onScreen(at);
+      if (i === 8 && t.id === 'bucket') await shot(page, '26-phone-exercise-before-run');
       const step = t.steps[i];
       if (step.kind === 'exercise') await typeQuery(page, join2(step.solution));
       const v = await runStep(page);
       assert.ok(v.ok, `${at}: ${v.text}`);
       await onScreen(`${at} after the run`);
-      if (i === 4 && t.id === 'bucket') await shot(page, '26-phone-bucket-step5');
+      if (i === 4 && t.id === 'bucket') await shot(page, '26-phone-bucket-step5-explain');
       if (i + 1 < t.steps.length) await page.click('#tutorial-next');
     }
   }

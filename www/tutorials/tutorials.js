@@ -44,7 +44,7 @@ export const LABELS = {
   doneMark: 'done',
   doneWithSolution: 'done with the solution shown',
   runToCheck: 'Press Run: the check looks at the result of your run.',
-  runToSee: 'Press Run to run this step’s script.',
+  notRunYet: 'This step has not been run yet.',
   writeAndRun: 'Write your query in the Query pane, then press Run.',
   passWalkthrough: 'As expected.',
   passExercise: 'Solved!',
@@ -370,10 +370,11 @@ function showStep(t, n, load) {
   showCheck(null);
   if (load) {
     app.setEditors(text(step.db), text(step.script));
-    app.showNotice(isExercise(step) ? LABELS.writeAndRun : LABELS.runToSee);
+    app.showNotice(LABELS.notRunYet);
   }
-  els.panel.querySelector('.tut-body').scrollTop = 0;
   els.panel.scrollTop = 0;
+  // On a phone the page scrolls: bring the new step's text into view.
+  if (els.panel.getBoundingClientRect().top < 0) els.panel.scrollIntoView({ block: 'start' });
 }
 
 function go(delta) {
@@ -423,7 +424,7 @@ function showSolution() {
   if (!step?.solution) return;
   writeProgress(current.id, (p) => { p.shown.push(n); });
   app.setEditors(text(step.db), text(step.solution));
-  app.showNotice(LABELS.solutionShown);
+  app.showNotice(LABELS.notRunYet);
   showCheck({ notice: LABELS.solutionShown });
 }
 
