@@ -74,8 +74,8 @@ pub fn format(text: &str) -> Result<JsValue, JsError> {
     to_js(&json)
 }
 /// Run a tutorial step and compare the outcome with its check (the step's
-/// `check` object as JSON text): `{ok, differences: [...]}`, or `{error}` when
-/// the check itself is malformed.
+/// `check` object as JSON text): `{ok, feedback: [{key, ...params}],
+/// differences: [...]}`, or `{error}` when the check itself is malformed.
 #[wasm_bindgen]
 pub fn check_step(
     check_json: &str,
@@ -85,8 +85,12 @@ pub fn check_step(
     seed: f64,
 ) -> Result<JsValue, JsError> {
     let run = RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64);
-    let json = match crate::tutorial::check_step(check_json, db, script, &run) {
-        Ok(diffs) => serde_json::json!({ "ok": diffs.is_empty(), "differences": diffs }),
+    let json = match crate::tutorial::judge_step(check_json, db, script, &run) {
+        Ok(v) => serde_json::json!({
+            "ok": v.ok(),
+            "feedback": v.feedback.iter().map(|f| f.to_json()).collect::<Vec<_>>(),
+            "differences": v.details,
+        }),
         Err(e) => serde_json::json!({ "error": e.to_string() }),
     };
     to_js(&json)

@@ -1,7 +1,7 @@
 //! Every step of every tutorial in www/tutorials/ runs through `mqlplay::run`
 //! and must pass its own check; and the checker must explain a wrong outcome.
 //! `TUTORIAL=bucket cargo test --test tutorials` runs one tutorial.
-use mqlplay::tutorial::{check_step, Check, Index, Tutorial};
+use mqlplay::tutorial::{check_step, feedback, judge_step, Check, Index, Kind, Tutorial};
 use mqlplay::RunCtx;
 use std::path::PathBuf;
 
@@ -94,6 +94,210 @@ fn every_step_passes_its_check() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn every_tutorial_credits_its_sources() {
+    for t in tutorials() {
+        assert!(!t.sources.is_empty(), "{}: no sources", t.id);
+        for s in &t.sources {
+            assert!(s.url.starts_with("https://"), "{}: {}", t.id, s.url);
+            assert!(!s.title.is_empty() && !s.language.is_empty(), "{}", t.id);
+        }
+    }
+}
+
+/// Each exercise: at least three per tutorial, a starter that fails, a solution
+/// that passes (see `every_step_passes_its_check`), hints, and plausible wrong
+/// answers that get the plain-words feedback their file names.
+#[test]
+fn exercises_judge_the_learners_answer() {
+    let mut checked = 0;
+    for t in tutorials() {
+        let exercises: Vec<_> = t
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.kind == Kind::Exercise)
+            .collect();
+        assert!(
+            exercises.len() >= 3,
+            "{}: {} exercises",
+            t.id,
+            exercises.len()
+        );
+        for (i, step) in &t.steps.iter().enumerate().collect::<Vec<_>>() {
+            if step.kind == Kind::Walkthrough {
+                assert!(
+                    step.solution.is_none() && step.wrong.is_empty(),
+                    "{} step {}: a walkthrough has no solution",
+                    t.id,
+                    i + 1
+                );
+            }
+        }
+        for (i, step) in exercises {
+            let at = format!("{} step {} ({})", t.id, i + 1, step.title);
+            let solution = step
+                .solution
+                .as_deref()
+                .expect("an exercise has a solution");
+            assert_ne!(solution, step.script, "{at}: the starter is the solution");
+            assert!(!step.hints.is_empty(), "{at}: no hints");
+            assert!(!step.wrong.is_empty(), "{at}: no wrong answer to test");
+            let (_, starter) = step.judge(&step.script, &RunCtx::default()).expect("check");
+            assert!(!starter.ok(), "{at}: the starter passes");
+            assert!(
+                !starter.feedback.is_empty(),
+                "{at}: the starter gets no feedback"
+            );
+            for w in &step.wrong {
+                let (_, v) = step.judge(&w.script, &RunCtx::default()).expect("check");
+                assert!(!v.ok(), "{at}: the wrong answer passes:\n{}", w.script);
+                let keys = v.keys();
+                for want in &w.says {
+                    assert!(
+                        keys.contains(&want.as_str()),
+                        "{at}: expected feedback {want}, got {:?} for\n{}",
+                        v.feedback,
+                        w.script
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 9, "{checked}");
+}
+
+/// Bucket step 5 invites `.hint({ $natural: 1 })`: its check accepts it.
+#[test]
+fn the_bucket_hint_experiment_passes() {
+    let t = tutorials()
+        .into_iter()
+        .find(|t| t.id == "bucket")
+        .expect("bucket");
+    let step = t
+        .steps
+        .iter()
+        .find(|s| s.text.contains("hint({ $natural: 1 })"))
+        .expect("the step that suggests the hint");
+    let hinted = step.script.replace(
+        ".limit(1).explain",
+        ".limit(1).hint({ $natural: 1 }).explain",
+    );
+    assert_ne!(hinted, step.script);
+    let (out, v) = step.judge(&hinted, &RunCtx::default()).expect("check");
+    assert!(v.ok(), "{:?}", v.details);
+    let plan = format!("{:?}", out.results.last());
+    assert!(plan.contains("COLLSCAN"), "{plan}");
+}
+
+/// Every key the checker can say has a sentence on the page.
+#[test]
+fn every_feedback_key_has_a_sentence() {
+    let page = read("tutorials.js");
+    for key in feedback::KEYS {
+        assert!(
+            page.contains(&format!("    {key}: '")),
+            "{key} has no sentence in tutorials.js"
+        );
+    }
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/tutorial");
+    for file in ["check.rs", "feedback.rs"] {
+        let text = std::fs::read_to_string(src.join(file)).expect("source");
+        for part in text.split("Feedback::new(").skip(1) {
+            let Some(rest) = part.strip_prefix('"') else {
+                continue;
+            };
+            let key = rest.split('"').next().unwrap_or_default();
+            assert!(
+                feedback::KEYS.contains(&key),
+                "{file}: {key} is not in KEYS"
+            );
+        }
+    }
+}
+
+fn said(check: &str, db: &str, script: &str) -> Vec<serde_json::Value> {
+    judge_step(check, db, script, &RunCtx::default())
+        .expect("check parses")
+        .feedback
+        .iter()
+        .map(|f| f.to_json())
+        .collect()
+}
+
+#[test]
+fn feedback_speaks_of_counts_fields_and_labels() {
+    let db = "db = { trades: [ {_id: 1, customerId: 123, count: 2}, {_id: 2, customerId: 456, count: 5}, {_id: 3, customerId: 123, count: 1} ] }";
+    assert_eq!(
+        said(r#"{"resultCount": 1}"#, db, "db.trades.find()"),
+        vec![serde_json::json!({"key": "resultCount", "expected": 1, "actual": 3})]
+    );
+    assert_eq!(
+        said(
+            r#"{"resultEvery": [{"path": "customerId", "equals": 123}]}"#,
+            db,
+            "db.trades.find()"
+        ),
+        vec![
+            serde_json::json!({"key": "every", "field": "customerId", "expected": "123", "actual": "456", "position": 2})
+        ]
+    );
+    assert_eq!(
+        said(
+            r#"{"collections": {"trades": {"where": [{"index": 0, "path": "count", "equals": 3, "label": "the bucket's count"}]}}}"#,
+            db,
+            "db.trades.updateOne({_id: 1}, {$set: {x: 1}})"
+        ),
+        vec![
+            serde_json::json!({"key": "value", "label": "the bucket's count", "expected": "3", "actual": "2"})
+        ]
+    );
+    assert_eq!(
+        said(
+            r#"{"resultIds": [3, 1]}"#,
+            db,
+            "db.trades.find({customerId: 123})"
+        ),
+        vec![
+            serde_json::json!({"key": "ids", "expected": "3, 1", "actual": "1, 3", "expectedCount": 2, "actualCount": 2})
+        ]
+    );
+    // A whole expected result: the first differing document and field.
+    assert_eq!(
+        said(
+            r#"{"result": [{"_id": 1, "customerId": 123, "count": 2}, {"_id": 3, "customerId": 123, "count": 7}]}"#,
+            db,
+            "db.trades.find({customerId: 123})"
+        ),
+        vec![
+            serde_json::json!({"key": "value", "field": "count", "expected": "7", "actual": "1", "position": 2})
+        ]
+    );
+    assert_eq!(
+        said(
+            r#"{"collections": {"trades": {"count": 4}}}"#,
+            db,
+            "db.trades.find()"
+        ),
+        vec![
+            serde_json::json!({"key": "collectionCount", "collection": "trades", "expected": 4, "actual": 3})
+        ]
+    );
+    // A learner's error: the message and its line, and nothing else.
+    let f = said(
+        r#"{"resultCount": 1}"#,
+        db,
+        "db.trades.find()\ndb.trades.find({$bogus: 1})",
+    );
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0]["key"], "runError");
+    assert_eq!(f[0]["line"], 2);
+    assert_eq!(f[0]["codeName"], "BadValue");
+    // A passing run says nothing.
+    assert!(said(r#"{"resultCount": 3}"#, db, "db.trades.find()").is_empty());
 }
 
 #[test]

@@ -22,7 +22,7 @@ impl Diffs {
         }
     }
 
-    fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.items.len() + self.dropped
     }
 

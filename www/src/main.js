@@ -15,7 +15,7 @@ const $ = (id) => document.getElementById(id);
 
 /**
  * What other parts of the page (tutorials) use: the state, the editors, runs.
- * `events` fires `run` (detail: the run, or {stopped}) after every run and
+ * `events` fires `run` (detail: the run, or {stopped}; `first` on the start-up run) after every run and
  * `state` when a link or template replaces the editors.
  */
 export const events = new EventTarget();
@@ -24,6 +24,7 @@ export const app = {
   get lastRun() { return lastRun; },
   setEditors: (db, script) => { setEditors(db, script); save(); },
   setTutorial: (tutorial, step) => { state.tutorial = tutorial; state.step = step; save(); },
+  showNotice: (text) => { lastRun = null; renderMessage($('result'), 'notice', text); $('run-info').textContent = ''; },
   run: () => run(),
   events,
 };
@@ -110,7 +111,8 @@ async function run(first = false) {
   const res = await (adopted ?? runner.run({ ...runJob(), check: await tutorials?.checkFor() }));
   clearTimeout(slow);
   if (token !== runToken) return; // a newer run replaced this one
-  events.dispatchEvent(new CustomEvent('run', { detail: res }));
+  // `first`: the page's own run at start-up, not one the user asked for.
+  events.dispatchEvent(new CustomEvent('run', { detail: first ? { ...res, first: true } : res }));
   if (res.stopped) {
     lastRun = null;
     const msg = res.stopped === 'crash'

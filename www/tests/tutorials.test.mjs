@@ -1,6 +1,9 @@
 // Browser tests of the step-through tutorials (www/tutorials/): every step of
-// every tutorial is opened from the Tutorials menu, run, and must show the tick;
-// then progress, Reset, share links and a wrong outcome's differences.
+// every tutorial is opened from the Tutorials menu; nothing runs on Next;
+// walkthroughs are run as given, exercises are solved by typing their solution
+// (their starter fails first); then Show solution, a wrong answer's plain-words
+// feedback, hints, the explain a step talks about, progress and its reset, share
+// links, and the phone layout (Next on screen on every step).
 // Same setup as e2e.test.mjs: Debian's Chromium through playwright-core, www/
 // served by tools/serve.py. Screenshots go to tests/artifacts/.
 import { test, before, after } from 'node:test';
@@ -67,13 +70,35 @@ async function savedState(page) {
 
 const join2 = (v) => (Array.isArray(v) ? v.join('\n') : v);
 
-/** Open a tutorial from the menu: its step is loaded and run. */
+/** Open a tutorial from the menu: its step is loaded, not run. */
 async function openFromMenu(page, id) {
   await page.click('#tutorials');
   await page.waitForSelector(`#tutorials-menu [data-tutorial="${id}"]`);
-  const verdict = await verdictAfter(page, () => page.click(`#tutorials-menu [data-tutorial="${id}"]`));
+  await page.click(`#tutorials-menu [data-tutorial="${id}"]`);
   await page.waitForSelector('#tutorial:not([hidden])');
-  return verdict;
+}
+
+/** Go to step n through the step list (nothing runs). */
+async function goToStep(page, n) {
+  await page.click('.tut-steps-box summary');
+  await page.click(`#tutorial-steps [data-step="${n}"]`);
+  await page.waitForFunction((k) => document.getElementById('tutorial-pos').textContent.startsWith(`Step ${k} `), n);
+}
+
+/** Replace the Query pane's text, as a learner would type it. */
+async function typeQuery(page, text) {
+  await page.click('#query-editor .cm-content');
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+async function freshPage(viewport) {
+  const page = await newPage();
+  if (viewport) await page.setViewportSize(viewport);
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  return page;
 }
 
 before(async () => {
@@ -102,14 +127,15 @@ test('the Markdown subset: paragraphs, lists, code and bold, nothing else', () =
   assert.deepEqual(parseBlocks('an `unclosed and **half').map((b) => b.inlines), [[{ type: 'text', text: 'an `unclosed and **half' }]]);
 });
 
-test('the menu lists every tutorial', async () => {
-  const page = await newPage();
-  await page.goto(`${origin}/`);
-  await page.waitForSelector('body[data-ready="true"]');
+test('the menu lists every tutorial with its progress', async () => {
+  const page = await freshPage();
   await page.click('#tutorials');
   await page.waitForSelector('#tutorials-menu:not([hidden]) [role=menuitem]');
   const ids = await page.$$eval('#tutorials-menu [role=menuitem]', (els) => els.map((e) => e.dataset.tutorial));
   assert.deepEqual(ids, INDEX.map((t) => t.id));
+  await page.waitForFunction(() => [...document.querySelectorAll('.tut-menu-progress')].every((e) => e.textContent));
+  const counts = await page.$$eval('.tut-menu-progress', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(counts, TUTORIALS.map((t) => `0/${t.steps.length}`));
   await shot(page, '20-tutorials-menu');
   await page.keyboard.press('Escape');
   assert.equal(await page.isHidden('#tutorials-menu'), true);
@@ -117,95 +143,167 @@ test('the menu lists every tutorial', async () => {
 });
 
 for (const t of TUTORIALS) {
-  test(`tutorial ${t.id}: every step from first to last shows the tick`, async () => {
-    const page = await newPage();
-    await page.goto(`${origin}/`);
-    await page.waitForSelector('body[data-ready="true"]');
-    let opened = await openFromMenu(page, t.id);
+  test(`tutorial ${t.id}: walkthroughs run as given, exercises solved by typing`, async () => {
+    const page = await freshPage();
+    await openFromMenu(page, t.id);
+    // The sources are credited and linked at the start.
+    const links = await page.$$eval('#tutorial-sources a', (as) => as.map((a) => a.href));
+    assert.deepEqual(links, t.sources.map((s) => s.url));
     for (let i = 0; i < t.steps.length; i++) {
       const step = t.steps[i];
+      const at = `${t.id} step ${i + 1} (${step.title})`;
       assert.equal(await page.textContent('#tutorial-pos'), `Step ${i + 1} of ${t.steps.length}`);
       assert.equal((await page.textContent('#tutorial-step-title')).trim(), step.title.replaceAll('`', ''));
-      // The step's text is rendered, and its code spans are <code> elements.
-      const codes = await page.$$eval('#tutorial-text code', (els) => els.length);
-      assert.equal(codes > 0, join2(step.text).includes('`'), `${t.id} step ${i + 1}: code spans`);
-      // The editors hold the step's database and script.
+      const exercise = step.kind === 'exercise';
+      assert.equal(await page.textContent('#tutorial-kind'), exercise ? 'Exercise' : 'Walkthrough');
+      // Nothing ran: the editors hold the step's database and script (or starter), no verdict yet.
       const saved = await savedState(page);
-      assert.equal(saved.db, join2(step.db), `${t.id} step ${i + 1}: database`);
-      assert.equal(saved.script, join2(step.script), `${t.id} step ${i + 1}: script`);
-      assert.equal(saved.tutorial, t.id);
+      assert.equal(saved.db, join2(step.db), `${at}: database`);
+      assert.equal(saved.script, join2(step.script), `${at}: script`);
       assert.equal(saved.step, i + 1);
-      // Opening a step runs it; Run runs it again: both times the tick.
-      assert.ok(opened.ok, `${t.id} step ${i + 1} (${step.title}), on opening: ${opened.text}`);
+      assert.equal(await page.getAttribute('#tutorial-check', 'data-ok'), null, `${at}: judged before a run`);
+      if (exercise) {
+        assert.equal(await page.isVisible('#tutorial-solution'), true);
+        const starter = await runStep(page);
+        assert.equal(starter.ok, false, `${at}: the starter passes`);
+        await typeQuery(page, join2(step.solution));
+      } else {
+        assert.equal(await page.isVisible('#tutorial-solution'), false);
+      }
       const verdict = await runStep(page);
-      assert.ok(verdict.ok, `${t.id} step ${i + 1} (${step.title}): ${verdict.text}`);
+      assert.ok(verdict.ok, `${at}: ${verdict.text}`);
       if (i === 0) await shot(page, `21-${t.id}-first-step`);
       if (i + 1 < t.steps.length) {
-        assert.equal(await page.isDisabled('#tutorial-next'), false);
-        opened = await verdictAfter(page, () => page.click('#tutorial-next'));
+        const before = await runs(page);
+        await page.click('#tutorial-next');
+        await page.waitForFunction((k) => document.getElementById('tutorial-pos').textContent.startsWith(`Step ${k} `), i + 2);
+        await page.waitForTimeout(150);
+        assert.equal(await runs(page), before, `${at}: Next ran something`);
       } else {
         assert.equal(await page.isDisabled('#tutorial-next'), true);
         await shot(page, `22-${t.id}-last-step`);
       }
     }
-    // Every step is marked done in the step list.
-    const done = await page.$$eval('#tutorial-steps .tut-done', (els) => els.filter((e) => e.textContent.includes('✓')).length);
-    assert.equal(done, t.steps.length);
+    // Every step is solved, none with the solution shown; the menu says so.
+    const marks = await page.$$eval('#tutorial-steps .tut-done', (els) => els.map((e) => e.textContent.trim()));
+    assert.deepEqual(marks, t.steps.map(() => '✓ done'));
+    await page.click('#tutorials');
+    await page.waitForFunction((id) => document.querySelector(`#tutorials-menu [data-tutorial="${id}"] .tut-menu-progress`)?.textContent, t.id);
+    assert.equal(await page.textContent(`#tutorials-menu [data-tutorial="${t.id}"] .tut-menu-progress`), `${t.steps.length}/${t.steps.length}`);
+    await page.keyboard.press('Escape');
     await page.close();
   });
 }
 
-test('progress is remembered, Prev and Reset this step work', async () => {
-  const page = await newPage();
-  await page.goto(`${origin}/`);
-  await page.waitForSelector('body[data-ready="true"]');
-  // The autosaved page reopens on the last step seen, with the panel, and its run passes.
-  await page.waitForSelector('#tutorial:not([hidden])');
-  await page.waitForSelector('#tutorial-check[data-ok="true"]');
-  const last = TUTORIALS.at(-1);
-  assert.equal(await page.textContent('#tutorial-pos'), `Step ${last.steps.length} of ${last.steps.length}`);
-  // The menu shows what has been done.
-  await page.click('#tutorials');
-  await page.waitForSelector('#tutorials-menu:not([hidden])');
-  const progress = await page.textContent(`#tutorials-menu [data-tutorial="${TUTORIALS[0].id}"]`);
-  assert.match(progress, new RegExp(`${TUTORIALS[0].steps.length} done`));
-  assert.ok((await verdictAfter(page, () => page.click(`#tutorials-menu [data-tutorial="${TUTORIALS[0].id}"]`))).ok);
-  // The bucket tutorial reopens where it was left: its last step.
-  const bucket = TUTORIALS[0];
-  assert.equal(await page.textContent('#tutorial-pos'), `Step ${bucket.steps.length} of ${bucket.steps.length}`);
-  assert.ok((await verdictAfter(page, () => page.click('#tutorial-prev'))).ok);
-  assert.equal(await page.textContent('#tutorial-pos'), `Step ${bucket.steps.length - 1} of ${bucket.steps.length}`);
-  // Edit the script so the outcome is wrong: the panel says exactly what differs.
-  await page.click('#query-editor .cm-content');
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText('db.trades.find({ _id: /^123_/ })');
+test('Hint, Show solution, and a wrong answer in plain words', async () => {
+  const page = await freshPage();
+  await page.evaluate(() => localStorage.removeItem('mqlplay.tutorials.v2'));
+  const bucket = TUTORIALS.find((t) => t.id === 'bucket');
+  const n = bucket.steps.findIndex((s) => s.title.includes('customer 456')) + 1;
+  assert.ok(n > 0);
+  const step = bucket.steps[n - 1];
+  await openFromMenu(page, 'bucket');
+  await goToStep(page, n);
+  // Hints come one at a time.
+  assert.equal(await page.isHidden('#tutorial-hints'), true);
+  await page.click('#tutorial-hint');
+  assert.equal(await page.$$eval('#tutorial-hints li', (l) => l.length), 1);
+  await page.click('#tutorial-hint');
+  assert.equal(await page.$$eval('#tutorial-hints li', (l) => l.length), step.hints.length);
+  assert.equal(await page.isDisabled('#tutorial-hint'), true);
+  // A plausible wrong answer: the trade is pushed but the count is not raised.
+  await typeQuery(page, join2(step.wrong[0].script));
   const wrong = await runStep(page);
   assert.equal(wrong.ok, false);
-  assert.match(wrong.text, /Not what this step expects/);
-  assert.match(wrong.text, /collection trades: expected 4 documents, found 3/);
-  await shot(page, '23-tutorial-differences');
-  // Reset this step brings back its script, and it passes again.
-  assert.ok((await verdictAfter(page, () => page.click('#tutorial-reset'))).ok);
-  const saved = await savedState(page);
-  assert.equal(saved.script, join2(bucket.steps.at(-2).script));
-  // Closing the tutorial hides the panel; the editors stay as they are.
-  await page.click('#tutorial-close');
-  assert.equal(await page.isHidden('#tutorial'), true);
-  assert.equal((await savedState(page)).tutorial, null);
+  assert.match(wrong.text, /Not yet/);
+  assert.match(await page.textContent('#tutorial-check .tut-feedback'), /Customer 456's bucket count should be 2; it is 1\./);
+  // Internal paths wait behind Details.
+  assert.equal(await page.isVisible('#tutorial-check .tut-diffs'), false);
+  await page.click('#tutorial-check .tut-details summary');
+  assert.match(await page.textContent('#tutorial-check .tut-diffs'), /trades\[1\]\.count: expected 2, found 1/);
+  await shot(page, '23-tutorial-wrong-answer');
+  // Show solution puts it into the Query pane; it still has to be run.
+  const before = await runs(page);
+  await page.click('#tutorial-solution');
+  await page.waitForTimeout(150);
+  assert.equal(await runs(page), before);
+  assert.equal((await savedState(page)).script, join2(step.solution));
+  assert.ok((await runStep(page)).ok);
+  await page.click('.tut-steps-box summary');
+  assert.match(await page.textContent(`#tutorial-steps li:nth-child(${n}) .tut-done`), /done with the solution shown/);
+  await shot(page, '24-tutorial-solution-shown');
+  // Forgetting the progress empties the list.
+  await page.click('#tutorial-forget');
+  assert.deepEqual(await page.$$eval('#tutorial-steps .tut-done', (els) => els.filter((e) => e.textContent).length), 0);
+  await page.close();
+});
+
+test('the explain a step talks about is scrolled into view; the header stays', async () => {
+  const page = await freshPage({ width: 1366, height: 768 });
+  const bucket = TUTORIALS.find((t) => t.id === 'bucket');
+  const n = bucket.steps.findIndex((s) => s.focus) + 1;
+  await openFromMenu(page, 'bucket');
+  await goToStep(page, n);
+  // The step's own experiment: the hint to a collection scan passes too.
+  await typeQuery(page, join2(bucket.steps[n - 1].script).replace('.limit(1).explain', '.limit(1).hint({ $natural: 1 }).explain'));
+  const v = await runStep(page);
+  assert.ok(v.ok, v.text);
+  await page.waitForTimeout(200);
+  const inView = await page.evaluate(() => {
+    const pane = document.getElementById('result').getBoundingClientRect();
+    const r = document.querySelectorAll('#result > .result')[1].getBoundingClientRect();
+    return r.top >= pane.top - 1 && r.top < pane.bottom;
+  });
+  assert.ok(inView, 'the explain is in view');
+  assert.match(await page.textContent('#result'), /COLLSCAN/);
+  // The panel's text scrolls under its header: Next stays visible.
+  await page.evaluate(() => { document.getElementById('tutorial').scrollTop = 10_000; });
+  const next = await page.locator('#tutorial-next').boundingBox();
+  const panel = await page.locator('#tutorial').boundingBox();
+  assert.ok(next.y >= panel.y && next.y + next.height <= panel.y + panel.height, JSON.stringify({ next, panel }));
+  await shot(page, '25-tutorial-explain-in-view');
+  await page.close();
+});
+
+test('on a phone, Next is on screen on every step, after every run', async () => {
+  const page = await freshPage({ width: 390, height: 844 });
+  const onScreen = async (what) => {
+    const b = await page.locator('#tutorial-next').boundingBox();
+    assert.ok(b && b.y >= 0 && b.y + b.height <= 844, `${what}: Next at ${JSON.stringify(b)}`);
+  };
+  for (const t of TUTORIALS) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await openFromMenu(page, t.id);
+    await goToStep(page, 1);
+    for (let i = 0; i < t.steps.length; i++) {
+      const at = `${t.id} step ${i + 1}`;
+      assert.equal(await page.textContent('#tutorial-pos'), `Step ${i + 1} of ${t.steps.length}`);
+      await onScreen(at);
+      if (i === 8 && t.id === 'bucket') await shot(page, '26-phone-exercise-before-run');
+      const step = t.steps[i];
+      if (step.kind === 'exercise') await typeQuery(page, join2(step.solution));
+      const v = await runStep(page);
+      assert.ok(v.ok, `${at}: ${v.text}`);
+      await onScreen(`${at} after the run`);
+      if (i === 4 && t.id === 'bucket') await shot(page, '26-phone-bucket-step5-explain');
+      if (i + 1 < t.steps.length) await page.click('#tutorial-next');
+    }
+  }
+  // One scroll area: the result pane does not scroll on its own.
+  const nested = await page.evaluate(() => {
+    const r = document.getElementById('result');
+    return getComputedStyle(r).overflowY;
+  });
+  assert.equal(nested, 'visible');
+  await shot(page, '27-phone-last-step');
   await page.close();
 });
 
 test('a share link opens the tutorial at its step', async () => {
-  const page = await newPage();
-  await page.goto(`${origin}/`);
-  await page.waitForSelector('body[data-ready="true"]');
+  const page = await freshPage();
   const subset = TUTORIALS.find((t) => t.id === 'subset');
   await openFromMenu(page, 'subset');
-  // Go to step 2, the error lesson.
-  await page.click('.tut-steps-box summary');
-  await verdictAfter(page, () => page.click('#tutorial-steps [data-step="2"]'));
-  assert.equal(await page.textContent('#tutorial-pos'), `Step 2 of ${subset.steps.length}`);
+  await goToStep(page, 2);
   await page.click('#share');
   await page.waitForSelector('#share-dialog[open]');
   const url = await page.inputValue('#share-url');
@@ -221,10 +319,10 @@ test('a share link opens the tutorial at its step', async () => {
   await other.waitForSelector('#tutorial:not([hidden])');
   assert.equal(await other.textContent('#tutorial-pos'), `Step 2 of ${subset.steps.length}`);
   assert.match(await other.textContent('#tutorial-step-title'), /read the error/i);
-  // The page ran the link on opening: the check expects the bad ObjectId's error.
+  // Opening a link runs it: the check expects the bad ObjectId's error.
   await other.waitForSelector('#tutorial-check[data-ok="true"]');
   assert.match(await other.textContent('#result'), /24 character hex string/);
-  await shot(other, '24-tutorial-link');
+  await shot(other, '28-tutorial-link');
   await fresh.close();
 });
 

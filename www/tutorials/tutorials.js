@@ -1,16 +1,139 @@
-// Step-through tutorials: a Tutorials menu, a step panel (text, Prev/Next,
-// Reset this step, the step list) and the step's check after each run.
-// Tutorials are data (www/tutorials/*.json, listed in index.json); the engine
-// evaluates each step's `check` (wasm `check_step`, run in the worker next to
-// the run itself), so the page only displays the verdict.
+// Step-through tutorials: a Tutorials menu, a step panel (sticky header with
+// the title, "Step n of N", Prev and Next; the step's text, hints, solution)
+// and the step's verdict above the result pane after each run.
+// Tutorials are data (www/tutorials/*.json, listed in index.json): all their
+// prose lives there. The engine judges each run (wasm `check_step`, in the
+// worker next to the run itself) and answers with feedback keys and
+// parameters, which LABELS below turns into sentences.
+//
+// A walkthrough step loads its script; an exercise step loads a starter. Nothing
+// runs on Next: the learner runs, and only runs the learner starts are judged.
 //
 // The page (src/main.js) hands over its `app` object: `state` (this module owns
 // state.tutorial, the id, and state.step, 1-based, through setTutorial), setEditors,
-// run, and `events` ('run' after every run, 'state' when a link replaced the
-// editors). The page asks checkFor() for the open step's check before each run.
+// showNotice, run, and `events` ('run' after every run, 'state' when a link
+// replaced the editors). The page asks checkFor() for the open step's check
+// before each run.
 import { renderMarkdown, renderInline } from './markdown.js';
 
-const PROGRESS = 'mqlplay.tutorials.v1';
+// Every English string of the panel, in one place (translations come later).
+// `{name}` is a parameter; `{n|one|other}` picks a word by the number n.
+export const LABELS = {
+  menu: 'Tutorials',
+  menuTitle: 'Step-through tutorials',
+  menuFailed: 'The tutorials could not be loaded: {message}',
+  progress: '{done}/{total}',
+  progressTitle: '{done} of {total} steps done',
+  stepOf: 'Step {n} of {total}',
+  prev: '← Prev',
+  next: 'Next →',
+  close: 'Close the tutorial',
+  navGroup: 'Tutorial steps',
+  exercise: 'Exercise',
+  walkthrough: 'Walkthrough',
+  basedOn: 'Based on:',
+  by: 'by {author}',
+  hint: 'Hint',
+  hintOf: 'Hint {n} of {total}',
+  showSolution: 'Show solution',
+  solutionShown: 'The solution is in the Query pane: run it to check it.',
+  resetStep: 'Reset this step',
+  resetStepTitle: "Load this step's database and starting script again",
+  allSteps: 'All steps',
+  resetProgress: 'Forget my progress in this tutorial',
+  doneMark: 'done',
+  doneWithSolution: 'done with the solution shown',
+  runToCheck: 'Press Run: the check looks at the result of your run.',
+  notRunYet: 'This step has not been run yet.',
+  writeAndRun: 'Write your query in the Query pane, then press Run.',
+  passWalkthrough: 'As expected.',
+  passExercise: 'Solved!',
+  passLast: 'That was the last step.',
+  passNext: 'On to the next step.',
+  fail: 'Not yet:',
+  details: 'Details',
+  broken: 'This step’s check is broken: {error}',
+  none: 'none',
+  theValue: 'the value',
+  // Where a remark applies (prefixes).
+  at: {
+    collectionPosition: 'In the {collection} collection, document {position}: ',
+    statementPosition: 'In result {statement}, document {position}: ',
+    position: 'In document {position} of your result: ',
+    statement: 'In result {statement}: ',
+    collection: 'In the {collection} collection: ',
+  },
+  // The check's feedback keys (src/tutorial/feedback.rs and check.rs).
+  feedback: {
+    runError: 'Your script stopped with an error: ({codeName}) {message}',
+    runErrorAt: 'Your script stopped with an error on line {line}: ({codeName}) {message}',
+    noError: 'This step expects the run to stop with an error ({expected}), but it finished without one.',
+    otherError: 'This step expects a {expected} error; yours is {actual}: {message}',
+    noResult: 'Your script produced no result: end it with the statement whose result this step checks.',
+    resultsCount: 'Your script produced {actual} {actual|result|results}; this step expects {expected}.',
+    resultCount: 'Your query returned {actual} {actual|document|documents}; this step expects {expected}.',
+    resultCountAtLeast: 'Your query returned {actual} {actual|document|documents}; this step expects at least {expected}.',
+    notList: 'Your last statement returned {actual}, not a list of documents.',
+    value: '{field} should be {expected}; it is {actual}.',
+    valueTyped: '{field} should be {expected} ({expectedType}); it is {actual} ({actualType}).',
+    valueLabelled: '{label} should be {expected}; it is {actual}.',
+    missing: '{field} is missing; it should be {expected}.',
+    extra: '{field} is there ({actual}), but this step does not expect it.',
+    fieldOrder: 'The fields come in another order: this step expects {expected}; yours are {actual}.',
+    size: '{field} should hold {expected} {expected|element|elements}; it holds {actual}.',
+    sizeLabelled: '{label} should be {expected}; it is {actual}.',
+    notArray: '{field} should be an array of {expected}; it is {actual}.',
+    absent: '{field} is missing.',
+    present: '{field} should not be there; it is {actual}.',
+    every: '{field} should be {expected} in every document; document {position} has {actual}.',
+    everyMissing: 'Every document should have {field}; document {position} does not.',
+    everyAbsent: 'No document should have {field}; document {position} does.',
+    ids: 'Your result should be the {expectedCount|document|documents} with _id {expected}, in this order; yours: {actual}.',
+    collectionCount: 'The {collection} collection should hold {expected} {expected|document|documents}; it holds {actual}.',
+    differs: 'The result is not what this step expects: see Details.',
+  },
+};
+
+/** Fill `{name}` and `{name|one|other}` from params. */
+export function fill(template, params) {
+  return template.replace(/\{(\w+)(?:\|([^|}]*)\|([^}]*))?\}/g, (_, name, one, other) => {
+    const v = params[name];
+    if (one !== undefined) return Number(v) === 1 ? one : other;
+    return v === undefined || v === '' ? LABELS.none : String(v);
+  });
+}
+
+const capital = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+
+/** One feedback remark `{key, ...params}` as a sentence. */
+export function sentence(f) {
+  const F = LABELS.feedback;
+  const p = { ...f };
+  let key = f.key;
+  const labelled = typeof p.label === 'string';
+  if (p.field === '') p.field = LABELS.theValue;
+  if (labelled) {
+    p.field = p.label;
+    if (key === 'value' || key === 'size') key = key === 'value' ? 'valueLabelled' : 'sizeLabelled';
+  } else if (key === 'value' && p.expectedType) key = 'valueTyped';
+  if (key === 'runError' && p.line) key = 'runErrorAt';
+  if (key === 'resultCount' && p.atLeast) key = 'resultCountAtLeast';
+  const template = F[key] ?? F.differs;
+  let prefix = '';
+  const perDoc = !['every', 'everyMissing', 'everyAbsent', 'collectionCount', 'resultCount', 'resultsCount', 'ids'].includes(f.key);
+  if (!labelled && perDoc) {
+    const A = LABELS.at;
+    if (p.collection && p.position) prefix = fill(A.collectionPosition, p);
+    else if (p.statement && p.position) prefix = fill(A.statementPosition, p);
+    else if (p.position) prefix = fill(A.position, p);
+    else if (p.statement) prefix = fill(A.statement, p);
+    else if (p.collection) prefix = fill(A.collection, p);
+  }
+  const body = fill(template, p);
+  return prefix ? prefix + body : capital(body);
+}
+
+const PROGRESS = 'mqlplay.tutorials.v2';
 const BASE = new URL('tutorials/', document.baseURI);
 
 const text = (v) => (Array.isArray(v) ? v.join('\n') : String(v ?? ''));
@@ -20,6 +143,7 @@ let index = null; // [{id, file, title, summary}]
 const loaded = new Map(); // id -> tutorial
 let current = null; // the open tutorial
 let els = null;
+let hintsShown = 0; // hints revealed on the open step
 
 // ---- data ------------------------------------------------------------------
 
@@ -44,6 +168,8 @@ async function loadTutorial(id) {
 }
 
 // ---- progress (localStorage) ---------------------------------------------------
+// Per tutorial: the open step, the steps solved on the learner's own, those
+// solved after "Show solution", and those whose solution was shown.
 
 function readProgress() {
   try {
@@ -54,11 +180,15 @@ function readProgress() {
   }
 }
 
+const ints = (a) => (Array.isArray(a) ? a.filter(Number.isSafeInteger) : []);
+
 function progressOf(id) {
   const p = readProgress()[id];
   return {
     step: Number.isSafeInteger(p?.step) ? p.step : 1,
-    passed: Array.isArray(p?.passed) ? p.passed.filter(Number.isSafeInteger) : [],
+    solved: ints(p?.solved),
+    withSolution: ints(p?.withSolution),
+    shown: ints(p?.shown),
   };
 }
 
@@ -66,9 +196,18 @@ function writeProgress(id, update) {
   const all = readProgress();
   const p = progressOf(id);
   update(p);
-  all[id] = { step: p.step, passed: [...new Set(p.passed)].sort((a, b) => a - b) };
+  const set = (a) => [...new Set(a)].sort((x, y) => x - y);
+  all[id] = { step: p.step, solved: set(p.solved), withSolution: set(p.withSolution), shown: set(p.shown) };
   try { localStorage.setItem(PROGRESS, JSON.stringify(all)); } catch { /* storage disabled */ }
 }
+
+function forgetProgress(id) {
+  const all = readProgress();
+  delete all[id];
+  try { localStorage.setItem(PROGRESS, JSON.stringify(all)); } catch { /* storage disabled */ }
+}
+
+const doneCount = (p) => new Set([...p.solved, ...p.withSolution]).size;
 
 // ---- DOM ---------------------------------------------------------------------
 
@@ -87,9 +226,9 @@ function el(tag, props = {}, ...children) {
 function buildMenu() {
   const button = el('button', {
     id: 'tutorials', type: 'button', 'aria-haspopup': 'menu', 'aria-expanded': 'false',
-    'aria-controls': 'tutorials-menu', title: 'Step-through tutorials',
-  }, 'Tutorials ', el('span', { 'aria-hidden': 'true', text: '▾' }));
-  const menu = el('ul', { id: 'tutorials-menu', class: 'menu', role: 'menu', 'aria-label': 'Tutorials', hidden: true });
+    'aria-controls': 'tutorials-menu', title: LABELS.menuTitle,
+  }, `${LABELS.menu} `, el('span', { 'aria-hidden': 'true', text: '▾' }));
+  const menu = el('ul', { id: 'tutorials-menu', class: 'menu', role: 'menu', 'aria-label': LABELS.menu, hidden: true });
   const wrap = el('div', { class: 'menu-wrap' }, button, menu);
   const anchor = document.getElementById('templates')?.closest('.menu-wrap');
   if (anchor) anchor.after(wrap);
@@ -107,7 +246,7 @@ function buildMenu() {
     try {
       list = await loadIndex();
     } catch (e) {
-      menu.replaceChildren(el('li', { role: 'none', class: 'muted', text: `The tutorials could not be loaded: ${e.message}` }));
+      menu.replaceChildren(el('li', { role: 'none', class: 'muted', text: fill(LABELS.menuFailed, { message: e.message }) }));
       menu.hidden = false;
       return;
     }
@@ -116,9 +255,15 @@ function buildMenu() {
       const p = progressOf(t.id);
       const title = el('span', { class: 'tut-menu-title' });
       renderInline(title, t.title);
-      const done = p.passed.length ? ` · ${p.passed.length} done` : '';
-      const item = el('button', { type: 'button', role: 'menuitem', 'data-tutorial': t.id, title: t.summary },
-        title, el('span', { class: 'tut-menu-progress muted', text: done }));
+      // The total needs the tutorial file; the menu shows it once it is known.
+      const count = el('span', { class: 'tut-menu-progress muted' });
+      loadTutorial(t.id).then((full) => {
+        if (!full) return;
+        const params = { done: doneCount(p), total: full.steps.length };
+        count.textContent = fill(LABELS.progress, params);
+        count.title = fill(LABELS.progressTitle, params);
+      }).catch(() => {});
+      const item = el('button', { type: 'button', role: 'menuitem', 'data-tutorial': t.id, title: t.summary }, title, count);
       item.addEventListener('click', async () => {
         close();
         await openTutorial(t.id);
@@ -150,26 +295,43 @@ function buildMenu() {
 function buildPanel() {
   const title = el('h2', { id: 'tutorial-title', class: 'tut-title' });
   const pos = el('span', { id: 'tutorial-pos', class: 'tut-pos muted' });
-  const prev = el('button', { id: 'tutorial-prev', type: 'button', text: '← Prev' });
-  const next = el('button', { id: 'tutorial-next', type: 'button', text: 'Next →' });
-  const reset = el('button', { id: 'tutorial-reset', type: 'button', text: 'Reset this step', title: "Load this step's database and script again" });
-  const closeB = el('button', { id: 'tutorial-close', type: 'button', class: 'icon', 'aria-label': 'Close the tutorial', title: 'Close the tutorial', text: '×' });
-  const steps = el('ol', { id: 'tutorial-steps', class: 'tut-steps' });
-  const stepsBox = el('details', { class: 'tut-steps-box' }, el('summary', { text: 'All steps' }), steps);
+  const prev = el('button', { id: 'tutorial-prev', type: 'button', text: LABELS.prev });
+  const next = el('button', { id: 'tutorial-next', type: 'button', text: LABELS.next });
+  const closeB = el('button', { id: 'tutorial-close', type: 'button', class: 'icon', 'aria-label': LABELS.close, title: LABELS.close, text: '×' });
+  const head = el('div', { class: 'tut-head' }, title, pos,
+    el('div', { class: 'tut-nav', role: 'group', 'aria-label': LABELS.navGroup }, prev, next, closeB));
+  const sources = el('p', { id: 'tutorial-sources', class: 'tut-sources muted', hidden: true });
+  const kind = el('span', { id: 'tutorial-kind', class: 'tut-kind' });
   const stepTitle = el('h3', { id: 'tutorial-step-title', class: 'tut-step-title' });
   const body = el('div', { id: 'tutorial-text', class: 'tut-text' });
-  const check = el('div', { id: 'tutorial-check', class: 'tut-check', role: 'status', 'aria-live': 'polite' });
+  const hints = el('ol', { id: 'tutorial-hints', class: 'tut-hints', hidden: true });
+  const hintB = el('button', { id: 'tutorial-hint', type: 'button', text: LABELS.hint });
+  const solutionB = el('button', { id: 'tutorial-solution', type: 'button', text: LABELS.showSolution });
+  const reset = el('button', { id: 'tutorial-reset', type: 'button', text: LABELS.resetStep, title: LABELS.resetStepTitle });
+  const actions = el('div', { class: 'tut-actions' }, hintB, solutionB, reset);
+  const steps = el('ol', { id: 'tutorial-steps', class: 'tut-steps' });
+  const forget = el('button', { id: 'tutorial-forget', type: 'button', class: 'linkish', text: LABELS.resetProgress });
+  const stepsBox = el('details', { class: 'tut-steps-box' }, el('summary', { text: LABELS.allSteps }), steps, forget);
   const panel = el('section', { id: 'tutorial', class: 'tutorial', 'aria-labelledby': 'tutorial-title', hidden: true },
-    el('div', { class: 'tut-head' }, title, pos,
-      el('div', { class: 'tut-nav', role: 'group', 'aria-label': 'Tutorial steps' }, prev, next, reset, closeB)),
-    stepsBox, stepTitle, body, check);
-  const panes = document.getElementById('panes');
-  panes.before(panel);
+    head, el('div', { class: 'tut-body' }, sources, el('div', { class: 'tut-step-head' }, kind, stepTitle), body, hints, actions, stepsBox));
+  document.getElementById('panes').before(panel);
+  // The verdict sits above the result it judges.
+  const check = el('div', { id: 'tutorial-check', class: 'tut-check', role: 'status', 'aria-live': 'polite', hidden: true });
+  const result = document.getElementById('result');
+  result.before(check);
   prev.addEventListener('click', () => go(-1));
   next.addEventListener('click', () => go(1));
   reset.addEventListener('click', () => resetStep());
   closeB.addEventListener('click', () => closeTutorial());
-  els = { panel, title, pos, prev, next, reset, steps, stepsBox, stepTitle, body, check };
+  hintB.addEventListener('click', () => revealHint());
+  solutionB.addEventListener('click', () => showSolution());
+  forget.addEventListener('click', () => {
+    if (!current) return;
+    forgetProgress(current.id);
+    writeProgress(current.id, (p) => { p.step = app.state.step; });
+    render();
+  });
+  els = { panel, title, pos, prev, next, reset, steps, stepsBox, sources, kind, stepTitle, body, hints, hintB, solutionB, check };
 }
 
 // ---- behaviour -----------------------------------------------------------------
@@ -177,6 +339,8 @@ function buildPanel() {
 function stepOf(t, n) {
   return t?.steps?.[n - 1] ?? null;
 }
+
+const isExercise = (step) => step?.kind === 'exercise';
 
 /** Open a tutorial at its remembered step, loading that step into the editors. */
 async function openTutorial(id) {
@@ -192,21 +356,25 @@ async function openTutorial(id) {
 }
 
 /**
- * Show step `n` of `t`. `load` puts its database and script into the editors and
- * runs them, so the result pane and the verdict belong to the step shown.
+ * Show step `n` of `t`. `load` puts its database and script (or starter) into
+ * the editors; nothing runs until the learner presses Run.
  */
 function showStep(t, n, load) {
   const step = stepOf(t, n);
   if (!step) return;
   current = t;
+  hintsShown = 0;
   app.setTutorial(t.id, n);
   writeProgress(t.id, (p) => { p.step = n; });
   render();
   showCheck(null);
   if (load) {
     app.setEditors(text(step.db), text(step.script));
-    app.run();
+    app.showNotice(LABELS.notRunYet);
   }
+  els.panel.scrollTop = 0;
+  // On a phone the page scrolls: bring the new step's text into view.
+  if (els.panel.getBoundingClientRect().top < 0) els.panel.scrollIntoView({ block: 'start' });
 }
 
 function go(delta) {
@@ -223,6 +391,60 @@ function closeTutorial() {
   current = null;
   if (app.state.tutorial) app.setTutorial(null, null);
   els.panel.hidden = true;
+  els.check.hidden = true;
+  document.body.classList.remove('tut-open');
+}
+
+function revealHint() {
+  const step = current && stepOf(current, app.state.step);
+  if (!step?.hints?.length) return;
+  hintsShown = Math.min(hintsShown + 1, step.hints.length);
+  renderHints(step);
+}
+
+function renderHints(step) {
+  const list = step.hints ?? [];
+  els.hints.replaceChildren();
+  list.slice(0, hintsShown).forEach((h) => {
+    const li = el('li');
+    renderMarkdown(li, h);
+    els.hints.append(li);
+  });
+  els.hints.hidden = hintsShown === 0;
+  els.hintB.hidden = list.length === 0;
+  els.hintB.disabled = hintsShown >= list.length;
+  els.hintB.textContent = hintsShown > 0 && hintsShown < list.length
+    ? fill(LABELS.hintOf, { n: hintsShown + 1, total: list.length })
+    : LABELS.hint;
+}
+
+function showSolution() {
+  const n = app.state.step;
+  const step = current && stepOf(current, n);
+  if (!step?.solution) return;
+  writeProgress(current.id, (p) => { p.shown.push(n); });
+  app.setEditors(text(step.db), text(step.solution));
+  app.showNotice(LABELS.notRunYet);
+  showCheck({ notice: LABELS.solutionShown });
+}
+
+function renderSources(t, n) {
+  const box = els.sources;
+  box.replaceChildren();
+  const list = n === 1 && Array.isArray(t.sources) ? t.sources : [];
+  box.hidden = list.length === 0;
+  if (!list.length) return;
+  box.append(`${LABELS.basedOn} `);
+  list.forEach((s, i) => {
+    if (i) box.append(' · ');
+    // Only web addresses become links.
+    const url = /^https:\/\//.test(s.url) ? s.url : null;
+    const a = url
+      ? el('a', { href: url, target: '_blank', rel: 'noopener noreferrer', lang: s.language, text: s.title })
+      : el('span', { lang: s.language, text: s.title });
+    box.append(a);
+    if (s.author) box.append(` (${fill(LABELS.by, { author: s.author })})`);
+  });
 }
 
 function render() {
@@ -233,41 +455,51 @@ function render() {
     els.panel.hidden = true;
     return;
   }
-  const passed = new Set(progressOf(t.id).passed);
+  const p = progressOf(t.id);
   renderInline(els.title, t.title);
-  els.pos.textContent = `Step ${n} of ${t.steps.length}`;
+  els.pos.textContent = fill(LABELS.stepOf, { n, total: t.steps.length });
   els.prev.disabled = n <= 1;
   els.next.disabled = n >= t.steps.length;
+  renderSources(t, n);
+  const exercise = isExercise(step);
+  els.kind.textContent = exercise ? LABELS.exercise : LABELS.walkthrough;
+  els.kind.className = `tut-kind ${exercise ? 'is-exercise' : 'is-walkthrough'}`;
   renderInline(els.stepTitle, step.title);
   renderMarkdown(els.body, step.text);
+  renderHints(step);
+  els.solutionB.hidden = !step.solution;
   els.steps.replaceChildren();
+  const solved = new Set(p.solved);
+  const helped = new Set(p.withSolution);
   t.steps.forEach((s, i) => {
     const b = el('button', { type: 'button', class: 'linkish', 'data-step': String(i + 1) });
     renderInline(b, s.title);
     if (i + 1 === n) b.setAttribute('aria-current', 'step');
     b.addEventListener('click', () => { els.stepsBox.open = false; showStep(t, i + 1, true); });
-    const mark = el('span', { class: 'tut-done', 'aria-label': passed.has(i + 1) ? 'done' : '', text: passed.has(i + 1) ? ' ✓' : '' });
-    els.steps.append(el('li', {}, b, mark));
+    const state = solved.has(i + 1) ? LABELS.doneMark : helped.has(i + 1) ? LABELS.doneWithSolution : '';
+    const mark = el('span', { class: `tut-done${helped.has(i + 1) && !solved.has(i + 1) ? ' with-solution' : ''}`, 'data-done': state ? 'true' : 'false', text: state ? ` ✓ ${state}` : '' });
+    els.steps.append(el('li', { class: isExercise(s) ? 'is-exercise' : '' }, b, mark));
   });
   els.panel.hidden = false;
+  els.check.hidden = false;
+  document.body.classList.add('tut-open');
 }
 
-/** The verdict: null (not run yet), {ok, differences} or {error}. */
+/** The verdict: null (not run yet), {notice}, {ok, feedback, differences} or {error}. */
 function showCheck(verdict) {
   const box = els.check;
   box.replaceChildren();
   box.className = 'tut-check';
   delete box.dataset.ok;
-  if (!verdict) {
-    box.append(el('span', { class: 'muted', text: 'Run the step to check its result.' }));
+  const step = current && stepOf(current, app.state.step);
+  if (!verdict || verdict.notice) {
+    box.append(el('span', { class: 'muted', text: verdict?.notice ?? (isExercise(step) ? LABELS.writeAndRun : LABELS.runToCheck) }));
     return;
   }
-  // The panel scrolls when a step's text is long: keep the verdict in sight.
-  requestAnimationFrame(() => box.scrollIntoView({ block: 'nearest' }));
   if (verdict.error) {
     box.classList.add('bad');
     box.dataset.ok = 'false';
-    box.append(el('strong', { text: 'This step’s check is broken: ' }), document.createTextNode(verdict.error));
+    box.append(el('strong', { text: fill(LABELS.broken, { error: verdict.error }) }));
     return;
   }
   if (verdict.ok) {
@@ -275,16 +507,21 @@ function showCheck(verdict) {
     box.dataset.ok = 'true';
     const last = app.state.step >= (current?.steps.length ?? 0);
     box.append(el('span', { class: 'tut-tick', 'aria-hidden': 'true', text: '✓ ' }),
-      el('strong', { text: last ? 'As expected. That was the last step.' : 'As expected. On to the next step.' }));
+      el('strong', { text: isExercise(step) ? LABELS.passExercise : LABELS.passWalkthrough }),
+      ` ${last ? LABELS.passLast : LABELS.passNext}`);
     return;
   }
   box.classList.add('bad');
   box.dataset.ok = 'false';
-  box.append(el('span', { class: 'tut-cross', 'aria-hidden': 'true', text: '✗ ' }),
-    el('strong', { text: 'Not what this step expects:' }));
-  const list = el('ul', { class: 'tut-diffs' });
-  for (const d of verdict.differences ?? []) list.append(el('li', { text: d }));
+  box.append(el('span', { class: 'tut-cross', 'aria-hidden': 'true', text: '✗ ' }), el('strong', { text: LABELS.fail }));
+  const list = el('ul', { class: 'tut-feedback' });
+  for (const f of verdict.feedback ?? []) list.append(el('li', { 'data-key': f.key, text: sentence(f) }));
   box.append(list);
+  if (verdict.differences?.length) {
+    const raw = el('ul', { class: 'tut-diffs' });
+    for (const d of verdict.differences) raw.append(el('li', { text: d }));
+    box.append(el('details', { class: 'tut-details' }, el('summary', { text: LABELS.details }), raw));
+  }
 }
 
 // ---- the page's hooks ------------------------------------------------------------
@@ -300,31 +537,31 @@ async function checkFor() {
   return step ? JSON.stringify(step.check) : null;
 }
 
-let rerun = false;
-
 /** After a run: show the verdict the worker computed, remember a passed step. */
 function afterRun(res) {
   if (!app.state.tutorial) {
     if (current) closeTutorial(); // a template replaced the tutorial
     return;
   }
-  if (!res || res.stopped) return;
-  if (!res.check) {
-    // The page's first run may start (in its boot script) before this module has
-    // loaded the step: run once more, this time with the step's check.
-    if (!rerun) {
-      rerun = true;
-      checkFor().then((check) => { if (check) app.run(); });
-    }
-    return;
-  }
-  rerun = false;
-  if (!current) return;
+  // The page's own run at start-up is not the learner's: it is not judged.
+  if (!res || res.stopped || res.first || !current) return;
+  if (!res.check) return;
   showCheck(res.check);
+  const n = app.state.step;
+  const step = stepOf(current, n);
   if (res.check.ok) {
-    const n = app.state.step;
-    writeProgress(current.id, (p) => { p.passed.push(n); });
+    writeProgress(current.id, (p) => {
+      if (p.shown.includes(n)) p.withSolution.push(n);
+      else p.solved.push(n);
+    });
     render();
+  }
+  // Bring the result the step talks about into view, once the page has drawn it.
+  if (step?.focus) {
+    requestAnimationFrame(() => {
+      const target = document.querySelectorAll('#result > .result')[step.focus - 1];
+      target?.scrollIntoView({ block: 'start' });
+    });
   }
 }
 
@@ -346,9 +583,11 @@ async function sync() {
   if (!t || !stepOf(t, n)) {
     current = null;
     els.panel.hidden = true;
+    els.check.hidden = true;
     return;
   }
   current = t;
+  hintsShown = 0;
   writeProgress(t.id, (p) => { p.step = n; });
   render();
   showCheck(null);

@@ -15,13 +15,18 @@
 //! value across types, documents field by field in order. Without `error`, a run
 //! that stops with an error fails the check.
 use super::diff::{describe, diff, Diffs};
+use super::feedback::{result_difference, Feedback, Place};
 use crate::error::{Error, Result, Source};
-use crate::text::shell::inline;
+use crate::text::shell::type_name;
+use crate::value::equal;
 use crate::RunOutput;
-use bson::{Bson, Document};
+use bson::Bson;
 use serde_json::Value;
 
+mod compare;
 mod spec;
+
+use compare::{lookup, plural};
 
 /// A compiled check: expected values already converted to BSON.
 #[derive(Clone, Debug, Default)]
@@ -30,8 +35,49 @@ pub struct Check {
     results: Option<Vec<Bson>>,
     result_count: Option<usize>,
     result_where: Vec<Where>,
+    result_every: Vec<Where>,
+    result_ids: Option<Vec<Bson>>,
     collections: Vec<(String, CollectionCheck)>,
     error: Option<ErrorCheck>,
+}
+
+/// The outcome of a check: plain-words remarks for the learner and the exact
+/// differences behind them (internal paths and raw values); both empty on a pass.
+#[derive(Clone, Debug, Default)]
+pub struct Verdict {
+    pub feedback: Vec<Feedback>,
+    pub details: Vec<String>,
+}
+
+impl Verdict {
+    pub fn ok(&self) -> bool {
+        self.feedback.is_empty() && self.details.is_empty()
+    }
+
+    pub fn keys(&self) -> Vec<&'static str> {
+        self.feedback.iter().map(|f| f.key).collect()
+    }
+}
+
+/// Both kinds of remark, gathered while comparing.
+#[derive(Default)]
+struct Judge {
+    d: Diffs,
+    fb: Vec<Feedback>,
+}
+
+impl Judge {
+    fn say(&mut self, f: Feedback) {
+        // A count is said once: the positions past it only repeat it.
+        let counts = ["resultCount", "resultsCount", "notList", "noResult"];
+        if counts.contains(&f.key) && self.fb.iter().any(|g| counts.contains(&g.key)) {
+            return;
+        }
+        // A few remarks are enough to act on; the details keep the rest.
+        if self.fb.len() < 3 && !self.fb.contains(&f) {
+            self.fb.push(f);
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -46,8 +92,12 @@ struct CollectionCheck {
 #[derive(Clone, Debug)]
 struct Where {
     index: Option<usize>,
+    /// Which result (1-based); the last one when absent.
+    result: Option<usize>,
     path: String,
     test: Test,
+    /// The learner's name for the value ("the bucket's count"), prose from the file.
+    label: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -73,6 +123,8 @@ struct CheckSpec {
     results: Option<Vec<Value>>,
     result_count: Option<usize>,
     result_where: Vec<WhereSpec>,
+    result_every: Vec<WhereSpec>,
+    result_ids: Option<Vec<Value>>,
     collections: serde_json::Map<String, Value>,
     error: Option<ErrorCheck>,
 }
@@ -85,6 +137,8 @@ struct CollectionSpec {
 
 struct WhereSpec {
     index: Option<usize>,
+    result: Option<usize>,
+    label: Option<String>,
     /// Required.
     path: String,
     equals: Option<Value>,
@@ -114,10 +168,15 @@ impl WhereSpec {
                 )))
             }
         };
+        if self.result == Some(0) {
+            return Err(malformed("where: result counts from 1"));
+        }
         Ok(Where {
             index: self.index,
+            result: self.result,
             path: self.path,
             test,
+            label: self.label,
         })
     }
 }
@@ -163,6 +222,15 @@ impl Check {
                 .into_iter()
                 .map(WhereSpec::compile)
                 .collect::<Result<_>>()?,
+            result_every: spec
+                .result_every
+                .into_iter()
+                .map(WhereSpec::compile)
+                .collect::<Result<_>>()?,
+            result_ids: spec
+                .result_ids
+                .map(|r| r.into_iter().map(ejson).collect::<Result<_>>())
+                .transpose()?,
             collections,
             error: spec.error,
         })
@@ -171,224 +239,217 @@ impl Check {
     /// What differs between the expectation and the run, one sentence each;
     /// empty when the step passes.
     pub fn differences(&self, out: &RunOutput, db_text: &str, script: &str) -> Vec<String> {
-        let mut d = Diffs::default();
+        self.judge(out, db_text, script).details
+    }
+
+    /// Judge a run: plain-words remarks and the exact differences behind them.
+    pub fn judge(&self, out: &RunOutput, db_text: &str, script: &str) -> Verdict {
+        let mut j = Judge::default();
         match (&self.error, &out.error) {
             (None, Some(e)) => {
-                d.push(format!(
+                j.d.push(format!(
                     "the run stopped with an error: {}",
                     e.one_line(db_text, script)
                 ));
-                return d.into_vec();
+                let mut f = Feedback::new("runError")
+                    .with("codeName", e.code_name.clone())
+                    .with("message", e.message.clone());
+                if let Some(p) = e.place(db_text, script) {
+                    f = f.with("line", p.line).with(
+                        "source",
+                        match e.source {
+                            Source::Script => "script",
+                            Source::Database => "db",
+                        },
+                    );
+                }
+                j.say(f);
+                return j.finish();
             }
-            (Some(want), None) => d.push(format!(
-                "expected an error{}, but the run finished without one",
-                want.describe()
-            )),
-            (Some(want), Some(e)) => want.compare(e, db_text, script, &mut d),
+            (Some(want), None) => {
+                j.d.push(format!(
+                    "expected an error{}, but the run finished without one",
+                    want.describe()
+                ));
+                let mut f = Feedback::new("noError");
+                if let Some(n) = &want.code_name {
+                    f = f.with("expected", n.clone());
+                }
+                j.say(f);
+            }
+            (Some(want), Some(e)) => want.compare(e, db_text, script, &mut j),
             (None, None) => {}
         }
-        self.check_results(out, &mut d);
+        self.check_results(out, &mut j);
         for (name, c) in &self.collections {
             let docs = out
                 .collections
                 .iter()
                 .find(|(n, _)| n == name)
                 .map(|(_, docs)| docs.as_slice());
-            c.compare(name, docs, &mut d);
+            c.compare(name, docs, &mut j);
         }
-        d.into_vec()
+        j.finish()
     }
 
-    fn check_results(&self, out: &RunOutput, d: &mut Diffs) {
+    fn check_results(&self, out: &RunOutput, j: &mut Judge) {
         if let Some(want) = &self.results {
             if want.len() != out.results.len() {
-                d.push(format!(
+                j.d.push(format!(
                     "expected {} results, found {}",
                     want.len(),
                     out.results.len()
                 ));
+                j.say(
+                    Feedback::new("resultsCount")
+                        .with("expected", want.len())
+                        .with("actual", out.results.len()),
+                );
             }
             for (i, (w, f)) in want.iter().zip(&out.results).enumerate() {
-                diff(&format!("result {}", i + 1), w, f, d);
+                diff(&format!("result {}", i + 1), w, f, &mut j.d);
+                if let Some(fb) = result_difference(w, f, Some(i + 1)) {
+                    j.say(fb);
+                }
             }
         }
-        let wants_last =
-            self.result.is_some() || self.result_count.is_some() || !self.result_where.is_empty();
+        for w in self.result_where.iter().filter(|w| w.result.is_some()) {
+            let n = w.result.unwrap_or(1);
+            match out.results.get(n - 1) {
+                Some(r) => w.in_result(r, &format!("result {n}"), Some(n), j),
+                None => {
+                    j.d.push(format!("result {n}: missing"));
+                    j.say(
+                        Feedback::new("resultsCount")
+                            .with("expected", n)
+                            .with("actual", out.results.len()),
+                    );
+                }
+            }
+        }
+        let wants_last = self.result.is_some()
+            || self.result_count.is_some()
+            || self.result_ids.is_some()
+            || !self.result_every.is_empty()
+            || self.result_where.iter().any(|w| w.result.is_none());
         if !wants_last {
             return;
         }
         let Some(last) = out.results.last() else {
-            d.push("expected a result, but the script produced none".to_string());
+            j.d.push("expected a result, but the script produced none".to_string());
+            j.say(Feedback::new("noResult"));
             return;
         };
         if let Some(want) = &self.result {
-            diff("result", want, last, d);
+            diff("result", want, last, &mut j.d);
+            if let Some(fb) = result_difference(want, last, None) {
+                j.say(fb);
+            }
         }
         if let Some(n) = self.result_count {
+            let found = match last {
+                Bson::Array(a) if a.len() == n => None,
+                Bson::Array(a) => Some((a.len().to_string(), Some(a.len()))),
+                other => Some((describe(other), None)),
+            };
+            if let Some((text, len)) = found {
+                j.d.push(format!(
+                    "result: expected {n} {}, found {text}",
+                    plural(n, "document")
+                ));
+                j.say(match len {
+                    Some(len) => Feedback::new("resultCount")
+                        .with("expected", n)
+                        .with("actual", len),
+                    None => Feedback::new("notList")
+                        .with("expected", n)
+                        .with("actual", type_name(last)),
+                });
+            }
+        }
+        if let Some(want) = &self.result_ids {
+            let ids: Vec<Bson> = match last {
+                Bson::Array(a) => a
+                    .iter()
+                    .map(|d| match d {
+                        Bson::Document(doc) => doc.get("_id").cloned().unwrap_or(Bson::Null),
+                        _ => Bson::Null,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let same = ids.len() == want.len() && ids.iter().zip(want).all(|(a, b)| equal(a, b));
+            if !same {
+                let list = |v: &[Bson]| v.iter().map(describe).collect::<Vec<_>>().join(", ");
+                j.d.push(format!(
+                    "result _ids: expected [{}], found [{}]",
+                    list(want),
+                    list(&ids)
+                ));
+                j.say(
+                    Feedback::new("ids")
+                        .with("expected", list(want))
+                        .with("actual", list(&ids))
+                        .with("expectedCount", want.len())
+                        .with("actualCount", ids.len()),
+                );
+            }
+        }
+        for w in &self.result_every {
             match last {
-                Bson::Array(a) if a.len() == n => {}
-                Bson::Array(a) => d.push(format!(
-                    "result: expected {n} {}, found {}",
-                    plural(n, "document"),
-                    a.len()
-                )),
-                other => d.push(format!(
-                    "result: expected {n} {}, found {}",
-                    plural(n, "document"),
-                    describe(other)
-                )),
+                Bson::Array(a) => {
+                    // The first document that breaks the rule speaks for the others.
+                    for (i, doc) in a.iter().enumerate() {
+                        let mut probe = Judge::default();
+                        w.check(&format!("result[{i}]"), doc, &Place::default(), &mut probe);
+                        if probe.d.len() > 0 {
+                            j.d.push(probe.d.into_vec().join("; "));
+                            let actual = lookup(doc, &w.path).map_or_else(String::new, describe);
+                            let mut f = Feedback::new(if actual.is_empty() {
+                                "everyMissing"
+                            } else {
+                                "every"
+                            })
+                            .with("field", w.path.clone())
+                            .with("position", i + 1)
+                            .with("actual", actual);
+                            f = match &w.test {
+                                Test::Equals(v) => f.value("expected", v),
+                                Test::Exists(false) => Feedback::new("everyAbsent")
+                                    .with("field", w.path.clone())
+                                    .with("position", i + 1),
+                                _ => f,
+                            };
+                            j.say(f);
+                            break;
+                        }
+                    }
+                }
+                other => {
+                    j.d.push(format!(
+                        "result: expected documents, found {}",
+                        describe(other)
+                    ));
+                    j.say(Feedback::new("notList").with("actual", type_name(other)));
+                }
             }
         }
-        for w in &self.result_where {
-            let (target, label) = match (w.index, last) {
-                (None, v) => (Some(v), "result".to_string()),
-                (Some(i), Bson::Array(a)) => (a.get(i), format!("result[{i}]")),
-                (Some(i), _) => (None, format!("result[{i}]")),
-            };
-            match target {
-                Some(v) => w.check(&label, v, d),
-                None => d.push(format!("{label}: missing")),
-            }
+        for w in self.result_where.iter().filter(|w| w.result.is_none()) {
+            w.in_result(last, "result", None, j);
         }
     }
 }
 
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        word.to_string()
-    } else {
-        format!("{word}s")
-    }
-}
-
-impl CollectionCheck {
-    fn compare(&self, name: &str, docs: Option<&[Document]>, d: &mut Diffs) {
-        let label = format!("collection {name}");
-        let docs = docs.unwrap_or(&[]);
-        if let Some(n) = self.count {
-            if n != docs.len() {
-                d.push(format!(
-                    "{label}: expected {n} {}, found {}",
-                    plural(n, "document"),
-                    docs.len()
-                ));
-            }
+impl Judge {
+    fn finish(mut self) -> Verdict {
+        let details = std::mem::take(&mut self.d).into_vec();
+        // Every difference gets at least one plain remark.
+        if !details.is_empty() && self.fb.is_empty() {
+            self.fb.push(Feedback::new("differs"));
         }
-        if let Some(want) = &self.docs {
-            let found = Bson::Array(docs.iter().cloned().map(Bson::Document).collect());
-            diff(name, &Bson::Array(want.clone()), &found, d);
-        }
-        for w in &self.wheres {
-            let i = w.index.unwrap_or(0);
-            match docs.get(i) {
-                Some(doc) => w.check(&format!("{name}[{i}]"), &Bson::Document(doc.clone()), d),
-                None => d.push(format!(
-                    "{label}: expected a document at position {i}, found {} {}",
-                    docs.len(),
-                    plural(docs.len(), "document")
-                )),
-            }
-        }
-    }
-}
-
-impl Where {
-    fn check(&self, label: &str, root: &Bson, d: &mut Diffs) {
-        let label = if self.path.is_empty() {
-            label.to_string()
-        } else {
-            format!("{label}.{}", self.path)
-        };
-        let found = lookup(root, &self.path);
-        match (&self.test, found) {
-            (Test::Exists(true), None) => d.push(format!("{label}: expected the field, missing")),
-            (Test::Exists(false), Some(v)) => d.push(format!(
-                "{label}: expected no such field, found {}",
-                inline(v)
-            )),
-            (Test::Exists(_), _) => {}
-            (Test::Equals(want), None) => {
-                d.push(format!("{label}: expected {}, missing", inline(want)))
-            }
-            (Test::Equals(want), Some(v)) => diff(&label, want, v, d),
-            (Test::Size(n), Some(Bson::Array(a))) if a.len() == *n => {}
-            (Test::Size(n), Some(Bson::Array(a))) => d.push(format!(
-                "{label}: expected {n} {}, found {}",
-                plural(*n, "element"),
-                a.len()
-            )),
-            (Test::Size(n), Some(v)) => d.push(format!(
-                "{label}: expected an array of {n}, found {}",
-                describe(v)
-            )),
-            (Test::Size(n), None) => d.push(format!("{label}: expected an array of {n}, missing")),
-        }
-    }
-}
-
-/// Follow a dotted path; numeric parts index arrays. An empty path is the root.
-fn lookup<'a>(root: &'a Bson, path: &str) -> Option<&'a Bson> {
-    if path.is_empty() {
-        return Some(root);
-    }
-    path.split('.').try_fold(root, |v, part| match v {
-        Bson::Document(doc) => doc.get(part),
-        Bson::Array(a) => part.parse::<usize>().ok().and_then(|i| a.get(i)),
-        _ => None,
-    })
-}
-
-impl ErrorCheck {
-    fn describe(&self) -> String {
-        match (&self.code_name, self.code) {
-            (Some(n), _) => format!(" ({n})"),
-            (None, Some(c)) => format!(" (code {c})"),
-            (None, None) => String::new(),
-        }
-    }
-
-    fn compare(&self, e: &Error, db_text: &str, script: &str, d: &mut Diffs) {
-        let found = e.one_line(db_text, script);
-        if let Some(n) = &self.code_name {
-            if *n != e.code_name {
-                d.push(format!("error: expected {n}, found {found}"));
-            }
-        }
-        if let Some(c) = self.code {
-            if c != e.code {
-                d.push(format!("error: expected code {c}, found code {}", e.code));
-            }
-        }
-        if let Some(m) = &self.message_contains {
-            if !e.message.contains(m.as_str()) {
-                d.push(format!(
-                    "error: expected a message containing {m:?}, found {found}"
-                ));
-            }
-        }
-        let place = e.place(db_text, script);
-        if let Some(s) = &self.source {
-            let actual = match e.source {
-                Source::Script => "script",
-                Source::Database => "db",
-            };
-            if s != actual {
-                d.push(format!(
-                    "error: expected it in the {s}, found it in the {actual}"
-                ));
-            }
-        }
-        if let Some(line) = self.line {
-            match &place {
-                Some(p) if p.line == line => {}
-                Some(p) => d.push(format!(
-                    "error: expected it on line {line}, found line {}",
-                    p.line
-                )),
-                None => d.push(format!(
-                    "error: expected it on line {line}, found no position"
-                )),
-            }
+        Verdict {
+            feedback: self.fb,
+            details,
         }
     }
 }

@@ -70,6 +70,8 @@ pub(super) fn check(v: Value) -> Result<CheckSpec> {
         results: array_of(o.opt("results"), "results")?,
         result_count: usize_of(o.opt("resultCount"), "resultCount")?,
         result_where: wheres(&mut o, "resultWhere")?,
+        result_every: wheres(&mut o, "resultEvery")?,
+        result_ids: array_of(o.opt("resultIds"), "resultIds")?,
         collections: match o.0.remove("collections") {
             None => Map::new(),
             Some(Value::Object(m)) => m,
@@ -96,6 +98,8 @@ fn where_spec(v: Value) -> Result<WhereSpec> {
     let mut o = Obj::new(v, "where")?;
     let spec = WhereSpec {
         index: usize_of(o.opt("index"), "index")?,
+        result: usize_of(o.opt("result"), "result")?,
+        label: string_of(o.opt("label"), "label")?,
         path: string_of(o.0.remove("path"), "path")?
             .ok_or_else(|| malformed("where: missing field `path`"))?,
         equals: o.0.remove("equals"),

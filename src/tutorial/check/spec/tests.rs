@@ -22,6 +22,9 @@ struct CheckSpec {
     #[serde(default)]
     result_where: Vec<WhereSpec>,
     #[serde(default)]
+    result_every: Vec<WhereSpec>,
+    result_ids: Option<Vec<Value>>,
+    #[serde(default)]
     collections: serde_json::Map<String, Value>,
     error: Option<ErrorCheck>,
 }
@@ -39,6 +42,8 @@ struct CollectionSpec {
 #[serde(deny_unknown_fields)]
 struct WhereSpec {
     index: Option<usize>,
+    result: Option<usize>,
+    label: Option<String>,
     path: String,
     #[serde(default, deserialize_with = "present")]
     equals: Option<Value>,
@@ -52,15 +57,15 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
 
 fn show_where(w: &WhereSpec) -> String {
     format!(
-        "{:?} {} {:?} {:?} {:?}",
-        w.index, w.path, w.equals, w.size, w.exists
+        "{:?} {:?} {:?} {} {:?} {:?} {:?}",
+        w.index, w.result, w.label, w.path, w.equals, w.size, w.exists
     )
 }
 
 fn ours_where(w: &super::WhereSpec) -> String {
     format!(
-        "{:?} {} {:?} {:?} {:?}",
-        w.index, w.path, w.equals, w.size, w.exists
+        "{:?} {:?} {:?} {} {:?} {:?} {:?}",
+        w.index, w.result, w.label, w.path, w.equals, w.size, w.exists
     )
 }
 
@@ -77,11 +82,13 @@ fn theirs(v: &Value) -> Option<String> {
         ));
     }
     Some(format!(
-        "{:?} {:?} {:?} {:?} {:?} {:?}",
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
         c.result,
         c.results,
         c.result_count,
         c.result_where.iter().map(show_where).collect::<Vec<_>>(),
+        c.result_every.iter().map(show_where).collect::<Vec<_>>(),
+        c.result_ids,
         cols,
         c.error
             .map(|e| (e.code, e.code_name, e.message_contains, e.source, e.line))
@@ -101,11 +108,13 @@ fn ours(v: &Value) -> Option<String> {
         ));
     }
     Some(format!(
-        "{:?} {:?} {:?} {:?} {:?} {:?}",
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
         c.result,
         c.results,
         c.result_count,
         c.result_where.iter().map(ours_where).collect::<Vec<_>>(),
+        c.result_every.iter().map(ours_where).collect::<Vec<_>>(),
+        c.result_ids,
         cols,
         c.error
             .map(|e| (e.code, e.code_name, e.message_contains, e.source, e.line))
@@ -128,7 +137,9 @@ fn same_shapes_as_serde() {
         json!({}),
         json!({"x": 1}),
     ];
-    let where_fields = ["index", "path", "equals", "size", "exists", "bogus"];
+    let where_fields = [
+        "index", "result", "label", "path", "equals", "size", "exists", "bogus",
+    ];
     let mut wheres = vec![json!({"path": "a"}), json!([]), json!(null)];
     for f in where_fields {
         for v in &values {
@@ -155,6 +166,8 @@ fn same_shapes_as_serde() {
         "results",
         "resultCount",
         "resultWhere",
+        "resultEvery",
+        "resultIds",
         "collections",
         "error",
         "bogus",
@@ -172,6 +185,7 @@ fn same_shapes_as_serde() {
     }
     for w in &wheres {
         same(json!({"resultWhere": [w]}));
+        same(json!({"resultEvery": [w]}));
         same(json!({"collections": {"c": {"where": [w], "count": 1}}}));
         same(json!({"collections": {"c": {"where": w}}}));
     }
