@@ -211,6 +211,34 @@ fn check_new_id(id: &Bson) -> Result<()> {
         Bson::Array(_) => "array",
         Bson::RegularExpression(_) => "regex",
         Bson::Undefined => "undefined",
+        // The server's storageValidEmbedded, at any depth (DBRefs aside).
+        Bson::Document(d) => {
+            let mut stack: Vec<&Document> = vec![d];
+            while let Some(d) = stack.pop() {
+                let dbref = d.keys().next().map(String::as_str) == Some("$ref")
+                    && matches!(d.get("$ref"), Some(Bson::String(_)))
+                    && d.keys().nth(1).map(String::as_str) == Some("$id");
+                for (i, (k, v)) in d.iter().enumerate() {
+                    let allowed =
+                        dbref && (i < 2 || (i == 2 && k == "$db" && matches!(v, Bson::String(_))));
+                    if k.starts_with('$') && !allowed {
+                        return Err(Error::new(
+                            52,
+                            "DollarPrefixedFieldName",
+                            format!("_id fields may not contain '$'-prefixed fields: {k} is not valid for storage."),
+                        ));
+                    }
+                    match v {
+                        Bson::Document(inner) => stack.push(inner),
+                        Bson::Array(items) => {
+                            stack.extend(items.iter().filter_map(Bson::as_document))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            return Ok(());
+        }
         _ => return Ok(()),
     };
     Err(Error::location(
