@@ -665,7 +665,8 @@ mod tests {
             Some("2023-10-27T00:00:00.000Z")
         );
         assert_eq!(at("2023-10-26T24:01Z"), None);
-        assert_eq!(at("-000000-01-01"), None);
+        // Year -0 is not an ES5 year; what is left is read as a legacy date.
+        assert_eq!(at("-000000-01-01T00:00Z"), None);
     }
 
     #[test]
