@@ -412,57 +412,55 @@ fn is_sibling_callee(callee: &Node) -> bool {
 }
 
 /// A chain rooted at `db.getSiblingDB(name)`: the chain with that call
-/// replaced by `db`, and the call itself.
+/// replaced by `db`, and the call itself. Walks and rebuilds the chain in
+/// loops, as `call::decode_chain` reads it (a chain can be long).
 fn strip_sibling(node: &Node) -> Option<(Node, &Node)> {
-    let rebuilt = |kind: NodeKind| Node {
-        kind,
-        span: node.span,
+    let mut above: Vec<&Node> = Vec::new();
+    let mut cur = node;
+    let sibling = loop {
+        match &cur.kind {
+            NodeKind::Call { callee, .. } if is_sibling_callee(callee) => break cur,
+            NodeKind::Call { callee: inner, .. }
+            | NodeKind::Member { object: inner, .. }
+            | NodeKind::Index { object: inner, .. } => {
+                above.push(cur);
+                cur = inner;
+            }
+            _ => return None,
+        }
     };
-    match &node.kind {
-        NodeKind::Call { callee, .. } if is_sibling_callee(callee) => Some((
-            Node {
-                kind: NodeKind::Ident("db".to_string()),
-                span: node.span,
+    let mut rebuilt = Node {
+        kind: NodeKind::Ident("db".to_string()),
+        span: sibling.span,
+    };
+    for outer in above.into_iter().rev() {
+        let inner = Box::new(rebuilt);
+        let kind = match &outer.kind {
+            NodeKind::Call { args, .. } => NodeKind::Call {
+                callee: inner,
+                args: args.clone(),
             },
-            node,
-        )),
-        NodeKind::Call { callee, args } => {
-            let (inner, call) = strip_sibling(callee)?;
-            Some((
-                rebuilt(NodeKind::Call {
-                    callee: Box::new(inner),
-                    args: args.clone(),
-                }),
-                call,
-            ))
-        }
-        NodeKind::Member {
-            object,
-            property,
-            property_span,
-        } => {
-            let (inner, call) = strip_sibling(object)?;
-            Some((
-                rebuilt(NodeKind::Member {
-                    object: Box::new(inner),
-                    property: property.clone(),
-                    property_span: *property_span,
-                }),
-                call,
-            ))
-        }
-        NodeKind::Index { object, index } => {
-            let (inner, call) = strip_sibling(object)?;
-            Some((
-                rebuilt(NodeKind::Index {
-                    object: Box::new(inner),
-                    index: index.clone(),
-                }),
-                call,
-            ))
-        }
-        _ => None,
+            NodeKind::Member {
+                property,
+                property_span,
+                ..
+            } => NodeKind::Member {
+                object: inner,
+                property: property.clone(),
+                property_span: *property_span,
+            },
+            NodeKind::Index { index, .. } => NodeKind::Index {
+                object: inner,
+                index: index.clone(),
+            },
+            _ => return None,
+        };
+        rebuilt = Node {
+            kind,
+            span: outer.span,
+        };
     }
+    Some((rebuilt, sibling))
 }
 
 /// MongoDB's database-name rules: not empty, under 64 bytes, none of `/\. "$` or NUL.
