@@ -705,4 +705,19 @@ mod tests {
             assert_eq!(parse(bad), None, "{bad}");
         }
     }
+
+    /// Strings whose time values Node 20 (V8) gave with TZ=UTC (`v8_node.tsv`).
+    #[test]
+    fn agrees_with_node() {
+        let mut n = 0;
+        for line in include_str!("v8_node.tsv").lines() {
+            let Some((s, want)) = line.split_once('\t').filter(|_| !line.starts_with('#')) else {
+                continue;
+            };
+            let want = want.parse::<i64>().ok();
+            assert_eq!(parse(s), want, "{s:?}");
+            n += 1;
+        }
+        assert!(n > 400);
+    }
 }
