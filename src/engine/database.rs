@@ -205,37 +205,57 @@ impl Collection {
     }
 }
 
-/// The server refuses arrays, regular expressions and undefined as `_id`.
+/// The server refuses arrays, regular expressions and undefined as `_id`, and
+/// `$`-prefixed field names anywhere inside it.
 fn check_new_id(id: &Bson) -> Result<()> {
     let bad = match id {
         Bson::Array(_) => "array",
         Bson::RegularExpression(_) => "regex",
         Bson::Undefined => "undefined",
-        // The server's storageValidEmbedded, at any depth (DBRefs aside).
-        Bson::Document(d) => {
-            let mut stack: Vec<&Document> = vec![d];
-            while let Some(d) = stack.pop() {
-                let dbref = d.keys().next().map(String::as_str) == Some("$ref")
-                    && matches!(d.get("$ref"), Some(Bson::String(_)))
-                    && d.keys().nth(1).map(String::as_str) == Some("$id");
-                for (i, (k, v)) in d.iter().enumerate() {
+        // The server's storageValidEmbedded: fields in order, depth first
+        // (so the same field is named), DBRefs aside; a loop, not recursion.
+        Bson::Document(_) => {
+            type Frame<'a> = (Vec<(Option<&'a str>, &'a Bson)>, bool, usize);
+            let mut frames: Vec<Frame> = Vec::new();
+            fn open(v: &Bson) -> Option<Frame<'_>> {
+                match v {
+                    Bson::Document(d) => {
+                        let dbref = d.keys().next().map(String::as_str) == Some("$ref")
+                            && matches!(d.get("$ref"), Some(Bson::String(_)))
+                            && d.keys().nth(1).map(String::as_str) == Some("$id");
+                        let mut fields: Vec<_> =
+                            d.iter().map(|(k, v)| (Some(k.as_str()), v)).collect();
+                        fields.reverse();
+                        Some((fields, dbref, d.len()))
+                    }
+                    Bson::Array(items) => Some((
+                        items.iter().rev().map(|v| (None, v)).collect(),
+                        false,
+                        items.len(),
+                    )),
+                    _ => None,
+                }
+            }
+            frames.extend(open(id));
+            while let Some((fields, dbref, total)) = frames.last_mut() {
+                let Some((key, v)) = fields.pop() else {
+                    frames.pop();
+                    continue;
+                };
+                if let Some(k) = key.filter(|k| k.starts_with('$')) {
+                    // A DBRef keeps $ref and $id (its first two fields) and an optional string $db third.
+                    let i = *total - fields.len() - 1;
                     let allowed =
-                        dbref && (i < 2 || (i == 2 && k == "$db" && matches!(v, Bson::String(_))));
-                    if k.starts_with('$') && !allowed {
+                        *dbref && (i < 2 || (i == 2 && k == "$db" && matches!(v, Bson::String(_))));
+                    if !allowed {
                         return Err(Error::new(
                             52,
                             "DollarPrefixedFieldName",
                             format!("_id fields may not contain '$'-prefixed fields: {k} is not valid for storage."),
                         ));
                     }
-                    match v {
-                        Bson::Document(inner) => stack.push(inner),
-                        Bson::Array(items) => {
-                            stack.extend(items.iter().filter_map(Bson::as_document))
-                        }
-                        _ => {}
-                    }
                 }
+                frames.extend(open(v));
             }
             return Ok(());
         }
