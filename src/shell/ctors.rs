@@ -37,7 +37,6 @@ const CONSTRUCTORS: &[&str] = &[
     "DBRef",
     "Number",
     "MD5",
-    "Binary",
 ];
 
 pub(super) fn is_constructor(name: &str) -> bool {
