@@ -1,12 +1,14 @@
 // mqlplay (wasm, www/pkg) beside mingo in one Node process, on the same data:
 // the same queries, pipelines and updates, alternating, several rounds,
 // medians. Also the cost of loading the data and of handing results to
-// JavaScript. Prints one JSON object (see tools/bench.sh and report.mjs).
+// JavaScript; for some cases a hand-written JavaScript loop over the same
+// objects (the floor). One process is one sample: tools/bench.sh runs several
+// and report.mjs combines them. Prints one JSON object.
 //
-//   node --expose-gc bench/node.mjs [--pkg www/pkg] [--rounds 7] [--only REGEX] [--out FILE]
+//   node --expose-gc bench/node.mjs [--pkg www/pkg] [--rounds 7] [--only REGEX] [--scale 1] [--out FILE]
 import { readFileSync, writeFileSync, existsSync, copyFileSync, mkdtempSync } from "node:fs";
 import { join, resolve, dirname } from "node:path";
-import { tmpdir } from "node:os";
+import os, { tmpdir } from "node:os";
 import { pathToFileURL, fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { Query, Aggregator, updateMany } from "mingo";
@@ -29,6 +31,7 @@ const SCALE = Number(opt("--scale", "1"));
 // The run context the page uses is injected; any fixed instant will do.
 const NOW = Date.UTC(2024, 0, 1);
 
+const loadavg = () => os.loadavg().map((x) => Number(x.toFixed(2)));
 const log = (...m) => console.error("node-bench:", ...m);
 const gc = globalThis.gc ?? (() => {});
 const median = (xs) => {
@@ -133,6 +136,25 @@ const MINGO = {
     ]).run(d),
 };
 
+// The floor: plain JavaScript over the same objects mingo gets, the filter
+// written by hand. Its answers must equal mqlplay's (checked before timing).
+const HAND = {
+  find_customer_sort_limit: (d) => {
+    const hits = [];
+    for (let i = 0; i < d.length; i++) {
+      const doc = d[i];
+      if (doc.customerId === 123 && doc.qty > 100) hits.push(doc);
+    }
+    hits.sort((a, b) => b.qty - a.qty);
+    return hits.slice(0, 10);
+  },
+  count_buy: (d) => {
+    let n = 0;
+    for (let i = 0; i < d.length; i++) if (d[i].type === "buy") n++;
+    return n;
+  },
+};
+
 /** Same measure as bench_api::result_size. */
 function size(r) {
   if (Array.isArray(r)) return r.length;
@@ -206,6 +228,8 @@ async function main() {
     mingo: JSON.parse(readFileSync(join(here, "node_modules", "mingo", "package.json"), "utf8")).version,
     rounds: ROUNDS,
     round_ms: ROUND_MS,
+    scale: SCALE,
+    loadavg_start: loadavg(),
     wasm: { bytes: wasm.wasmBytes, instantiate_ms: wasm.instantiateMs },
     data: {},
     cases: [],
@@ -229,6 +253,7 @@ async function main() {
       } catch { /* reported by the measured run */ }
       try {
         MINGO[c.id](docs);
+        HAND[c.id]?.(docs);
       } catch { /* likewise */ }
     }
     db.free();
@@ -279,7 +304,7 @@ async function main() {
       out.cases.push(row);
       // One run of each first: both must give the same number of results,
       // or the comparison is meaningless and the case is not timed.
-      let ours, theirs, oursMs, theirsMs, t0;
+      let ours, theirs, oursMs, theirsMs, handMs, t0;
       try {
         t0 = performance.now();
         ours = db.run_size(script);
@@ -308,17 +333,31 @@ async function main() {
         continue;
       }
       if (oursText !== null) row.same_answer = sameAnswer(oursText, mingoResult);
+      const hand = HAND[c.id];
+      if (hand) {
+        t0 = performance.now();
+        const handResult = hand(docs);
+        handMs = performance.now() - t0;
+        if (!sameAnswer(oursText, handResult)) {
+          row.error = "different answers: mqlplay and the hand loop";
+          out.failures.push(`${c.id}: ${row.error}`);
+          log(`${c.id}: ${row.error}`);
+          script.free();
+          continue;
+        }
+      }
 
-      // Alternate: a round of mqlplay, a round of mingo, ROUNDS times.
+      // Alternate: a round of mqlplay, a round of mingo (and of the hand loop), ROUNDS times.
       const kOurs = callsFor(oursMs);
       const kTheirs = callsFor(theirsMs);
+      const kHand = hand ? callsFor(handMs) : 0;
       // Slow cases get fewer rounds (at least 3) so the whole run stays short.
       const rounds = Math.max(3, Math.min(ROUNDS, Math.floor(CASE_BUDGET_MS / (Math.max(oursMs, ROUND_MS) + Math.max(theirsMs, ROUND_MS) + Math.max(convMs, ROUND_MS) / 2))));
       // The runs alone, then the hand-over to JavaScript on its own: with a
       // hand-over after each run, the garbage it left was collected beside
       // the next runs (on 2 cores), and find_history_ticker's run time (6,563
       // buckets, 160 ms of JavaScript objects each) varied 13–21 ms.
-      const run = [], mingo = [];
+      const run = [], mingo = [], handTimes = [];
       for (let r = 0; r < rounds; r++) {
         gc();
         let runT = 0;
@@ -332,6 +371,12 @@ async function main() {
         const a = performance.now();
         for (let i = 0; i < kTheirs; i++) MINGO[c.id](docs);
         mingo.push((performance.now() - a) / kTheirs);
+        if (hand) {
+          gc();
+          const h = performance.now();
+          for (let i = 0; i < kHand; i++) hand(docs);
+          handTimes.push((performance.now() - h) / kHand);
+        }
       }
       // The last result as plain values (`last_to_js`), and the other way back
       // to JavaScript: one JSON string, then JSON.parse.
@@ -348,9 +393,16 @@ async function main() {
       });
       row.ratio = row.mingo_ms / row.mqlplay_ms;
       row.ratio_e2e = row.mingo_ms / row.mqlplay_e2e_ms;
+      if (hand) {
+        row.hand_ms = median(handTimes);
+        row.calls_per_round.hand = kHand;
+        // How many times the floor mqlplay takes (the issue's "within 4×").
+        row.over_hand = row.mqlplay_ms / row.hand_ms;
+      }
       log(
         `${c.id} @${n}: mqlplay ${row.mqlplay_ms.toFixed(2)} ms (+${row.to_js_ms.toFixed(2)} to JS), ` +
           `mingo ${row.mingo_ms.toFixed(2)} ms, ratio ${row.ratio.toFixed(1)}x (${row.ratio_e2e.toFixed(1)}x with results in JS)` +
+          (row.hand_ms != null ? `; hand loop ${row.hand_ms.toFixed(2)} ms (mqlplay ${row.over_hand.toFixed(1)}x it)` : "") +
           (row.same_answer === false ? " [answers differ in content]" : ""),
       );
       script.free();
@@ -370,7 +422,8 @@ async function main() {
     if (res.error) throw new Error(res.error.message);
     return res;
   };
-  for (const [id, dataset, n, rounds] of pageCases) {
+  for (const [id, dataset, full, rounds] of pageCases) {
+    const n = Math.round(full * SCALE);
     if (!ONLY.test(id) || typeof wasm.mod.run_page !== "function") continue;
     const c = spec.cases.find((x) => x.id === id);
     const text = configText(dataset, documents(dataset, n));
@@ -389,6 +442,7 @@ async function main() {
     log(`page run ${id} @${n}: first ${ms.toFixed(0)} ms, then ${warm.toFixed(0)} ms`);
   }
 
+  out.loadavg_end = loadavg();
   const text = JSON.stringify(out, null, 1);
   if (OUT) writeFileSync(OUT, text);
   else console.log(text);

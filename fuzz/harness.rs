@@ -8,7 +8,7 @@
 #![allow(dead_code)]
 
 use super::grammar::{Gen, DB};
-use mqlplay::output::extjson::{self, Mode};
+use mqlplay::text::extjson::{self, Mode};
 use mqlplay::{Error, RunCtx, RunOutput, Source};
 
 /// An entry point: raw bytes in, a panic when an invariant breaks.
@@ -55,7 +55,7 @@ pub fn check_error(e: &Error, db: &str, script: &str) {
 pub fn run_checked(db: &str, script: &str, ctx: &RunCtx) -> RunOutput {
     let out = mqlplay::run(db, script, ctx);
     for r in &out.results {
-        let _ = mqlplay::output::shell::print(r);
+        let _ = mqlplay::text::shell::print(r);
         let _ = extjson::to_json(r, Mode::Canonical);
     }
     let _ = out.to_json(Mode::Relaxed, db, script);

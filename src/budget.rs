@@ -152,15 +152,11 @@ impl Drop for RunBudget {
 }
 
 fn exceeded() -> Error {
-    Error::new(
-        146,
-        "ExceededMemoryLimit",
-        format!(
-            "the run needs more than {} MiB of memory, mqlplay's limit for one run; \
+    Error::exceeded_memory_limit(format!(
+        "the run needs more than {} MiB of memory, mqlplay's limit for one run; \
              a $range, $push, $lookup or $densify probably builds far more values than intended",
-            RUN_LIMIT.with(Cell::get) >> 20
-        ),
-    )
+        RUN_LIMIT.with(Cell::get) >> 20
+    ))
 }
 
 /// Fail if the run has used up its budget. One thread-local read and a

@@ -152,4 +152,43 @@ mod tests {
         assert!(db("{a: [1]}").is_err());
         assert!(db("db = { a: 1 }").is_err());
     }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    /// A configuration's objects whose first key is a wrapper are read as bson reads
+    /// them (the shell reader hands them to `to_bson` through `lower`).
+    #[test]
+    fn the_configuration_reader_converts_every_wrapper() {
+        use crate::shell::extjson::is_wrapper_key;
+        use crate::shell::extjson::tests::{bodies, exact_in_javascript, KEYS};
+        use crate::shell::LowerCtx;
+        use serde_json::json;
+        let vars = std::collections::HashMap::new();
+        let new_id = || bson::oid::ObjectId::from_bytes([0; 12]);
+        let ctx = LowerCtx {
+            vars: &vars,
+            now: bson::DateTime::from_millis(0),
+            extjson: true,
+            new_id: &new_id,
+        };
+        let mut converted = 0;
+        for key in KEYS.iter().filter(|k| is_wrapper_key(k)) {
+            for body in bodies() {
+                let wrapper = json!({ *key: body });
+                let Ok(expected) = bson::Bson::try_from(wrapper.clone()) else {
+                    continue;
+                };
+                if !exact_in_javascript(&wrapper) {
+                    continue;
+                }
+                converted += 1;
+                let src = format!("db = {{c: [{{v: {wrapper}}}]}}");
+                let read = parse_database(&src, &ctx).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+                let v = read[0].1[0].get("v");
+                assert_eq!(format!("{v:?}"), format!("{:?}", Some(&expected)), "{src}");
+            }
+        }
+        // Every wrapper key has a valid body among `bodies()`.
+        assert!(converted >= 15, "{converted}");
+        assert!(!is_wrapper_key("$foo") && !is_wrapper_key("oid"));
+    }
 }

@@ -43,10 +43,63 @@ pub struct Error {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// One constructor per error code the engine raises, named after its codeName
+/// (`src/mongo/base/error_codes.yml` in the server), so no call site types a
+/// code and its name by hand.
+macro_rules! constructors {
+    ($($name:ident = $code:literal $code_name:literal;)*) => {
+        impl Error {
+            $(
+                #[doc = concat!("`", $code_name, "` (", stringify!($code), ").")]
+                #[cold]
+                #[inline(never)]
+                pub fn $name(message: impl Into<String>) -> Error {
+                    Error::new($code, $code_name, message)
+                }
+            )*
+        }
+    };
+}
+
+constructors! {
+    internal_error = 1 "InternalError";
+    bad_value = 2 "BadValue";
+    failed_to_parse = 9 "FailedToParse";
+    type_mismatch = 14 "TypeMismatch";
+    namespace_not_found = 26 "NamespaceNotFound";
+    index_not_found = 27 "IndexNotFound";
+    path_not_viable = 28 "PathNotViable";
+    cannot_backfill_array = 34 "CannotBackfillArray";
+    conflicting_update_operators = 40 "ConflictingUpdateOperators";
+    cursor_not_found = 43 "CursorNotFound";
+    overflow = 45 "Overflow";
+    namespace_exists = 48 "NamespaceExists";
+    dollar_prefixed_field_name = 52 "DollarPrefixedFieldName";
+    invalid_id_field = 53 "InvalidIdField";
+    not_single_value_field = 54 "NotSingleValueField";
+    empty_field_name = 56 "EmptyFieldName";
+    immutable_field = 66 "ImmutableField";
+    cannot_create_index = 67 "CannotCreateIndex";
+    invalid_options = 72 "InvalidOptions";
+    invalid_namespace = 73 "InvalidNamespace";
+    index_options_conflict = 85 "IndexOptionsConflict";
+    index_key_specs_conflict = 86 "IndexKeySpecsConflict";
+    not_exact_value_field = 111 "NotExactValueField";
+    command_not_supported = 115 "CommandNotSupported";
+    exceeded_memory_limit = 146 "ExceededMemoryLimit";
+    invalid_pipeline_operator = 168 "InvalidPipelineOperator";
+    cannot_index_parallel_arrays = 171 "CannotIndexParallelArrays";
+    invalid_index_specification_option = 197 "InvalidIndexSpecificationOption";
+    query_feature_not_allowed = 224 "QueryFeatureNotAllowed";
+    conversion_failure = 241 "ConversionFailure";
+    bson_object_too_large = 10334 "BSONObjectTooLarge";
+    duplicate_key = 11000 "DuplicateKey";
+}
+
 impl Error {
     // The constructors are cold and never inlined: errors are built at a few
-    // thousand places, and an inlined `String` conversion at each was about
-    // 4.4 KB gzipped of the page's wasm.
+    // thousand places, and an inlined `String` conversion at each adds up in
+    // the page's wasm (BENCHMARKS.md).
     #[cold]
     #[inline(never)]
     pub fn new(
@@ -68,51 +121,6 @@ impl Error {
     pub fn syntax(message: impl Into<String>, span: Span) -> Error {
         Error::failed_to_parse(message).at(span)
     }
-    #[cold]
-    #[inline(never)]
-    pub fn bad_value(message: impl Into<String>) -> Error {
-        Error::new(2, "BadValue", message)
-    }
-    #[cold]
-    #[inline(never)]
-    pub fn failed_to_parse(message: impl Into<String>) -> Error {
-        Error::new(9, "FailedToParse", message)
-    }
-    #[cold]
-    #[inline(never)]
-    pub fn type_mismatch(message: impl Into<String>) -> Error {
-        Error::new(14, "TypeMismatch", message)
-    }
-    #[cold]
-    #[inline(never)]
-    pub fn path_not_viable(message: impl Into<String>) -> Error {
-        Error::new(28, "PathNotViable", message)
-    }
-    #[cold]
-    #[inline(never)]
-    pub fn conflicting_update_operators(message: impl Into<String>) -> Error {
-        Error::new(40, "ConflictingUpdateOperators", message)
-    }
-    #[cold]
-    #[inline(never)]
-    pub fn immutable_field(message: impl Into<String>) -> Error {
-        Error::new(66, "ImmutableField", message)
-    }
-    #[cold]
-    #[inline(never)]
-    pub fn invalid_options(message: impl Into<String>) -> Error {
-        Error::new(72, "InvalidOptions", message)
-    }
-    #[cold]
-    #[inline(never)]
-    pub fn command_not_supported(message: impl Into<String>) -> Error {
-        Error::new(115, "CommandNotSupported", message)
-    }
-    #[cold]
-    #[inline(never)]
-    pub fn duplicate_key(message: impl Into<String>) -> Error {
-        Error::new(11000, "DuplicateKey", message)
-    }
     /// MongoDB's numbered assertions: codeName `Location<code>`.
     #[cold]
     #[inline(never)]
@@ -123,11 +131,7 @@ impl Error {
     #[cold]
     #[inline(never)]
     pub fn not_supported(what: impl fmt::Display) -> Error {
-        Error::new(
-            115,
-            "CommandNotSupported",
-            format!("{what} is not supported in mqlplay"),
-        )
+        Error::command_not_supported(format!("{what} is not supported in mqlplay"))
     }
     /// Attach a span if the error has none yet (the innermost place wins).
     #[inline(never)]

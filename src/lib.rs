@@ -1,6 +1,21 @@
 //! mqlplay: a MongoDB query playground engine. Plain Rust, tested natively;
-//! `wasm` is a thin adapter for the page and `bin/mqlplay` for the terminal.
-//! Both call [`run`] and [`format`], so the page and the CLI never disagree.
+//! `wasm` and `page` adapt it for the page, `bin/mqlplay` for the terminal.
+//! Both run scripts through [`run_each`] (the one run loop) and format through
+//! [`format`], so the page and the CLI never disagree.
+//!
+//! Layers, lowest first; a module uses only itself and the modules listed before
+//! it (tests/layers.rs reads these lines and checks every file's imports):
+//! - values and text: error, base64, sorting, budget, context, tzdb, value, pcre, text, json
+//! - reader: shell, config, link
+//! - expressions: expr
+//! - filters and projections: query, projection
+//! - storage: storage
+//! - planner: index
+//! - pipelines: aggregate
+//! - updates: update
+//! - execution: engine
+//! - facade: lib
+//! - adapters: page, tutorial, bench_api, wasm, wasm_bench
 #![deny(clippy::unwrap_used)]
 
 pub mod aggregate;
@@ -15,11 +30,14 @@ pub mod expr;
 pub mod index;
 pub mod json;
 pub mod link;
-pub mod output;
+pub mod page;
+pub mod pcre;
 pub mod projection;
 pub mod query;
 pub mod shell;
 pub mod sorting;
+pub mod storage;
+pub mod text;
 pub mod tutorial;
 pub mod tzdb;
 pub mod update;
@@ -33,9 +51,10 @@ pub use context::RunCtx;
 pub use error::{Error, Result, Source, Span};
 
 use bson::{Bson, Document};
-use engine::{Database, Session};
-use output::extjson::{self, Mode};
+use engine::{Session, View};
 use std::collections::HashMap;
+use storage::Database;
+use text::extjson::{self, Mode};
 
 /// What a run produced: one result per expression statement (in order), every
 /// collection's final state, and the error that stopped the script, if any.
@@ -112,17 +131,30 @@ pub fn run_loaded(
 ) {
     let mut results = Vec::new();
     let mut work = Vec::new();
-    let error = match shell::parse_script(script) {
+    let error = run_each(db, script, run, |r, w| {
+        results.push(r.to_bson());
+        work.push(w);
+    });
+    (results, work, error)
+}
+
+/// The one run loop of the CLI and the page: read the script, run its
+/// statements in order on `db`, and hand each result to `on_result` as soon as
+/// its statement has run (stored documents are borrowed until the next one
+/// runs). Returns the error that stopped the script, if any.
+pub fn run_each(
+    db: &mut Database,
+    script: &str,
+    run: &RunCtx,
+    on_result: impl FnMut(View<'_>, Option<index::explain::WorkDone>),
+) -> Option<Error> {
+    match shell::parse_script(script) {
         Ok(parsed) => Session::new(db, *run)
             .record_work()
-            .run_script_with_work(&parsed, |r, w| {
-                results.push(r.to_bson());
-                work.push(w);
-            })
+            .run_script_with_work(&parsed, on_result)
             .err(),
         Err(e) => Some(e),
-    };
-    (results, work, error)
+    }
 }
 
 /// Format a script or configuration (the page's Format button, `mqlplay fmt`).

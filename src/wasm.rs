@@ -1,8 +1,8 @@
-//! The page's entry points (wasm32 only): a thin adapter over [`crate::run`]
-//! and [`crate::format`]. Run results cross to JavaScript as JSON text parsed by
+//! The page's entry points (wasm32 only): a thin adapter over the page's runner
+//! (`crate::page`, which runs through the facade's [`crate::run_each`]) and [`crate::format`]. Run results cross to JavaScript as JSON text parsed by
 //! `JSON.parse`, far faster than building JS objects value by value; the small
 //! answers (format, links, statements, checks) too.
-use crate::output::page::{self, Collections};
+use crate::page::{self, Collections};
 use crate::RunCtx;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -26,7 +26,7 @@ fn ctx(now_millis: f64, seed: f64) -> RunCtx {
 /// `{results, collections, error?, shell, work, collectionsShell, initial}` with relaxed
 /// Extended JSON values: `collections` holds every collection's final documents,
 /// `shell` each result printed in mongosh's format, `work` what each read did
-/// (see `output::page::write_work`); for each collection the script
+/// (see `page::write_work`); for each collection the script
 /// changed (created, modified or dropped), `collectionsShell` holds its final
 /// documents printed the same way and `initial` its documents as the configuration
 /// built them, so the page can mark inserted, changed and removed ones.

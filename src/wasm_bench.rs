@@ -3,7 +3,6 @@
 //! The page itself uses [`crate::wasm::run`].
 use crate::bench_api::{view_size, LoadedDb, Prepared};
 use crate::engine::Answer;
-use crate::output::ejson_text;
 use crate::RunCtx;
 use bson::Bson;
 use wasm_bindgen::prelude::*;
@@ -69,7 +68,7 @@ impl BenchDb {
     /// JavaScript side: one string copy instead of one call per value).
     pub fn last_to_json_text(&self) -> String {
         let mut out = String::new();
-        ejson_text::write_view(&mut out, &self.inner.view(&self.last));
+        self.inner.view(&self.last).write_ejson(&mut out);
         out
     }
 

@@ -1,8 +1,9 @@
-//! Runs the data-driven case files under tests/cases/ (format: /work/wt/TEAM.md,
-//! summarised in tests/cases/README.md). `CASES=query/eq` runs one file or folder.
+//! Runs the data-driven case files under tests/cases/ (format: tests/cases/README.md).
+//! `CASES=query/eq` runs one file or folder. `PAGE_DUMP=FILE` also writes the page's
+//! output for every case (what the worker receives), to compare two builds byte for byte.
 use bson::{Bson, Document};
 use mqlplay::shell::{lower, parse_script, LowerCtx, StmtKind};
-use mqlplay::{output::shell::print, RunCtx};
+use mqlplay::{text::shell::print, RunCtx};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -256,6 +257,7 @@ fn case_files_pass() {
     let filter = std::env::var("CASES").unwrap_or_default();
     let mut failures = Vec::new();
     let mut count = 0;
+    let mut dump = std::env::var_os("PAGE_DUMP").map(|_| String::new());
     for file in &files {
         let rel = file
             .strip_prefix(&root)
@@ -268,6 +270,10 @@ fn case_files_pass() {
         let text = std::fs::read_to_string(file).unwrap_or_default();
         for case in parse_cases(&text) {
             count += 1;
+            if let Some(dump) = &mut dump {
+                let out = mqlplay::page::run_once(&case.db, &case.query, &RunCtx::default());
+                dump.push_str(&format!("{rel}:{}\n{out}\n", case.line));
+            }
             if case.expect.is_none() && case.error.is_none() && case.collections.is_empty() {
                 failures.push(format!(
                     "{}:{}: {}: the case checks nothing",
@@ -287,6 +293,9 @@ fn case_files_pass() {
         count > 0,
         "no cases found under tests/cases (filter {filter:?})"
     );
+    if let (Some(path), Some(dump)) = (std::env::var_os("PAGE_DUMP"), dump) {
+        std::fs::write(path, dump).expect("write PAGE_DUMP");
+    }
     eprintln!("{count} cases, {} failed", failures.len());
     assert!(
         failures.is_empty(),

@@ -4,7 +4,7 @@
 //! sorted by `_id`, since an index scan returns them in index order), and
 //! counts and distinct values agree too.
 use bson::{doc, Bson, Document, Regex};
-use mqlplay::output::shell::print;
+use mqlplay::text::shell::print;
 use mqlplay::value::equal;
 use mqlplay::RunCtx;
 use proptest::prelude::*;

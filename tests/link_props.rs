@@ -104,7 +104,7 @@ proptest! {
         let ctx = mqlplay::RunCtx::new(bson::DateTime::from_millis(s.now), s.seed);
         let direct = mqlplay::run(&s.db, "db.getCollection('c😀').find()", &ctx);
         prop_assert!(direct.error.is_none(), "{:?}", direct.error);
-        let json = |o: &mqlplay::RunOutput| o.to_json(mqlplay::output::extjson::Mode::Canonical, "", "").to_string();
+        let json = |o: &mqlplay::RunOutput| o.to_json(mqlplay::text::extjson::Mode::Canonical, "", "").to_string();
         if let Ok(d) = decoded {
             let via_link = mqlplay::run(&d.db, "db.getCollection('c😀').find()", &ctx);
             prop_assert_eq!(json(&direct), json(&via_link));

@@ -4,8 +4,8 @@
 use bson::oid::ObjectId;
 use bson::spec::BinarySubtype;
 use bson::{Binary, Bson, Document};
-use mqlplay::output::shell::print;
 use mqlplay::shell::{lower, parse_expression, LowerCtx};
+use mqlplay::text::shell::print;
 use proptest::prelude::*;
 use std::collections::HashMap;
 

@@ -555,7 +555,7 @@ fn large_configuration_reads() {
 
 /// What a run produced, without the error's place (formatting moves text).
 fn outcome(out: &mqlplay::RunOutput) -> (String, Option<(i32, String)>) {
-    let mut json = out.to_json(mqlplay::output::extjson::Mode::Canonical, "", "");
+    let mut json = out.to_json(mqlplay::text::extjson::Mode::Canonical, "", "");
     if let Some(obj) = json.as_object_mut() {
         obj.remove("error");
     }

@@ -313,7 +313,7 @@ fn on_mutated_cases(cases: u32, check: fn(&(String, String), &[Edit])) {
 #[test]
 fn formatted_cases_run_the_same() {
     let outcome = |out: &mqlplay::RunOutput| {
-        let mut json = out.to_json(mqlplay::output::extjson::Mode::Canonical, "", "");
+        let mut json = out.to_json(mqlplay::text::extjson::Mode::Canonical, "", "");
         if let Some(obj) = json.as_object_mut() {
             obj.remove("error");
         }
@@ -622,7 +622,7 @@ fn pcre_features_the_regex_crate_lacks_are_named_on_both_paths() {
     );
     assert_eq!(out.error, None);
     assert_eq!(
-        mqlplay::output::shell::print(&out.results[0]),
+        mqlplay::text::shell::print(&out.results[0]),
         "[ { q: true, c: true, z: true } ]"
     );
     assert_eq!(out.results[1], bson::Bson::Int32(1));
@@ -655,7 +655,7 @@ const RANDOM_SCRIPT: &str = "db.c.insertMany([{v: 1}, {v: 2}, {v: 3}, {v: 4}, {v
 fn run_json(ctx: &RunCtx) -> String {
     let out = harness::run_checked("", RANDOM_SCRIPT, ctx);
     assert_eq!(out.error, None);
-    out.to_json(mqlplay::output::extjson::Mode::Canonical, "", RANDOM_SCRIPT)
+    out.to_json(mqlplay::text::extjson::Mode::Canonical, "", RANDOM_SCRIPT)
         .to_string()
 }
 

@@ -24,13 +24,8 @@ ensure_wasm_target() {
 }
 
 # wasm-bindgen-cli, the version Cargo.toml pins. A build tool, so built for a short build
-# rather than top speed: without TLS (its default rustls feature compiles ring's C and
-# assembly; the test runner only talks plain HTTP to a local browser driver), at opt-level 0
-# except the two crates that read and write wasm modules (opt-level 1). Measured with
-# `time cargo install` (user + sys), machine busy: 3.4 CPU-minutes, against 7.0 without TLS
-# at the default opt-level 3 and 7.0 with TLS at opt-level 1; wasm-bindgen then takes 1 s
-# instead of 0.6 on the page's module, the wasm tests' runner 8 s instead of 5 (everything
-# at opt-level 0: 2.6 CPU-minutes, but 4 s and 33 s).
+# rather than top speed: without TLS (the test runner only talks plain HTTP to a local
+# browser driver) and mostly unoptimised (BENCHMARKS.md, "Build notes", has the figures).
 ensure_wasm_bindgen() {
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ] \
     || ! command -v wasm-bindgen-test-runner >/dev/null; then
@@ -76,18 +71,11 @@ build_wasm_package() {
   wait "$engine"
   rm -rf www/pkg
   wasm-bindgen --target web --no-typescript --out-dir www/pkg "$(target_dir)/wasm32-unknown-unknown/wasm-release/mqlplay.wasm"
-  # What the page downloads is the gzipped module. binaryen's -Oz as is makes it larger
-  # (its inlining and local-cse repeat code that gzip had compressed well: gzip -9
-  # 613,930 bytes against 598,421 for -O0), but -Oz without inlining, local-cse or
-  # merge-similar-functions makes it smaller. --low-memory-unused lets it fold constant
-  # offsets into loads and stores: true here, the stack takes the first 1 MiB from its
-  # top down (it would reach the low 1 KiB only when about to overflow) and the data
-  # follows it. Functions stay in rustc's order (--reorder-functions cost 1,751 bytes).
-  # Then strip names, producers and target features. Measured on 2979573 (gzip -9,
-  # Node zlib 9): -O0 with the old passes 594,497 / 599,137; these 581,704 / 586,931.
-  # --converge repeats the passes until the module stops shrinking: measured on c7cbde5+1,
-  # Node zlib 9 599,948 -> 599,701 bytes for 65 s instead of 26 s here.
-  # (This binaryen is single-threaded JS.)
+  # What the page downloads is the gzipped module: -Oz without inlining, local-cse or
+  # merge-similar-functions (with them gzip compresses it worse), constant offsets folded
+  # (--low-memory-unused: the stack takes the first 1 MiB from its top down), repeated
+  # until it stops shrinking, names and target features stripped. Figures: BENCHMARKS.md,
+  # "Build notes". (This binaryen is single-threaded JS.)
   log "wasm-opt: -Oz without inlining, until it converges; strip names"
   www/node_modules/.bin/wasm-opt --low-memory-unused -Oz --always-inline-max-function-size=0 \
     --flexible-inline-max-function-size=0 --one-caller-inline-max-function-size=0 \

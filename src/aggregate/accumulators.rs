@@ -3,14 +3,13 @@
 //! (or window) owns a `State` that documents are added to.
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation-pipeline/#accumulators---group---bucket---bucketauto---setwindowfields-
 use super::key::KeyMap;
-use super::numbers::{big_to_bson, to_big, SumState, Width};
 use super::operand::Operand;
 use crate::error::{Error, Result};
+use crate::expr::sum::{avg, SumState};
 use crate::expr::{CompileCtx, Expr, Scope};
-use crate::output::shell::type_name;
 use crate::query::sort::SortSpec;
+use crate::text::shell::type_name;
 use crate::value::{compare, numeric::to_f64};
-use bigdecimal::BigDecimal;
 use bson::{Bson, Document};
 use std::cmp::Ordering;
 
@@ -190,7 +189,7 @@ impl Accumulator {
                         if first_last { 5787801 } else { 5787900 },
                         format!(
                             "specification must be an object; found {}",
-                            crate::output::shell::inline(arg)
+                            crate::text::shell::inline(arg)
                         ),
                     ));
                 };
@@ -232,7 +231,7 @@ impl Accumulator {
                 5788001,
                 format!(
                     "specification must be an object; found {}",
-                    crate::output::shell::inline(arg)
+                    crate::text::shell::inline(arg)
                 ),
             ));
         };
@@ -290,7 +289,7 @@ impl Accumulator {
                 if name == "$median" { 7436100 } else { 7429703 },
                 format!(
                     "specification must be an object; found {}",
-                    crate::output::shell::inline(arg)
+                    crate::text::shell::inline(arg)
                 ),
             ));
         };
@@ -469,7 +468,7 @@ impl Accumulator {
                         40400,
                         format!(
                             "$mergeObjects requires object inputs, but input {} is of type {}",
-                            crate::output::shell::inline(other),
+                            crate::text::shell::inline(other),
                             type_name(other)
                         ),
                     ))
@@ -613,30 +612,13 @@ impl Accumulator {
     }
 }
 
-/// `$avg`: a double (a decimal when any input was one); null without numbers.
-pub fn avg(s: &SumState, count: u64) -> Bson {
-    if count == 0 {
-        return Bson::Null;
-    }
-    if s.width() == Width::Decimal {
-        return match s.decimal_total() {
-            Bson::Decimal128(d) => match to_big(&Bson::Decimal128(d)) {
-                Some(total) => big_to_bson(&(total / BigDecimal::from(count))),
-                None => Bson::Decimal128(d),
-            },
-            other => other,
-        };
-    }
-    Bson::Double(s.to_f64() / count as f64)
-}
-
 pub fn is_nullish(v: &Bson) -> bool {
     matches!(v, Bson::Null | Bson::Undefined)
 }
 
 /// `n` of the N accumulators: a positive integral number.
 pub fn validate_n(v: Option<&Bson>) -> Result<usize> {
-    let shown = v.map_or("missing".to_string(), crate::output::shell::inline);
+    let shown = v.map_or("missing".to_string(), crate::text::shell::inline);
     let Some(f) = v.and_then(to_f64) else {
         return Err(Error::location(
             5787902,

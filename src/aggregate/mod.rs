@@ -3,7 +3,6 @@
 //! stage family, `accumulators` what `$group` and friends compute.
 pub mod accumulators;
 pub mod key;
-pub mod numbers;
 pub mod operand;
 pub mod path;
 pub mod pipeline;

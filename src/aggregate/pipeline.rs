@@ -9,11 +9,11 @@ use super::stages::project::Projection;
 use super::stages::simple::{self, ReplaceRoot};
 use super::stages::unwind::Unwind;
 use super::stages::{bucket, densify, facet, fill, lookup, output, redact, union_with};
-use crate::engine::Database;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
+use crate::storage::Database;
 use bson::{Bson, Document};
 use std::borrow::Cow;
 
@@ -89,7 +89,7 @@ fn stage_parts(stage: &Bson) -> Result<(&str, &Bson)> {
     let Bson::Document(d) = stage else {
         return Err(Error::type_mismatch(format!(
             "Each element of the 'pipeline' array must be an object, got {}",
-            crate::output::shell::type_name(stage)
+            crate::text::shell::type_name(stage)
         )));
     };
     if d.len() != 1 {
@@ -456,7 +456,7 @@ pub(crate) fn run_stages<'a>(
                 .iter()
                 .map(|d| r.apply(d, scope).map(Cow::Owned))
                 .collect::<Result<_>>()?,
-            Stage::Sample(n) => simple::sample(docs, *n, scope.run.seed),
+            Stage::Sample(n) => simple::sample(docs, *n, scope.run),
             Stage::Documents(op) => owned(simple::documents_eval(op, scope)?),
             Stage::Facet(f) => owned(vec![f.run(docs, db, scope)?]),
             Stage::Lookup(l) => owned(l.run(docs, db, scope)?),

@@ -1,8 +1,8 @@
 //! Unit tests of stages that need neither the expression evaluator nor filters.
 use super::Pipeline;
 use crate::context::RunCtx;
-use crate::engine::Database;
 use crate::expr::{CompileCtx, Scope};
+use crate::storage::Database;
 use bson::{bson, doc, Bson, Document};
 
 fn run(stages: Bson, input: Vec<Document>) -> crate::error::Result<Vec<Document>> {

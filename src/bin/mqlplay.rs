@@ -1,7 +1,7 @@
 //! The terminal front end: `mqlplay run`, `mqlplay fmt`, `mqlplay link`.
 //! Exit status: 0 success, 1 an error in the user's input, 2 a usage error.
-use mqlplay::output::extjson::Mode;
-use mqlplay::{output, RunCtx};
+use mqlplay::text::extjson::Mode;
+use mqlplay::{text, RunCtx};
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -145,7 +145,7 @@ fn execute(
         Some(mode) => println!("{}", out.to_json(mode, db_text, script)),
         None => {
             for r in &out.results {
-                println!("{}", output::shell::print(r));
+                println!("{}", text::shell::print(r));
             }
         }
     }

@@ -5,7 +5,7 @@ use crate::aggregate::{Pipeline, Source};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::index::explain::{verbosity, Verbosity};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use bson::{Bson, Document};
 
 /// Options that change nothing in the playground but are accepted.
@@ -121,7 +121,7 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
                     Bson::Array(items) => items.len(),
                     _ => 0,
                 };
-                crate::aggregate::numbers::count_value(n)
+                crate::expr::sum::count_value(n)
             }
             "explain" => return Err(Error::not_supported("explain").at(c.span)),
             other => {

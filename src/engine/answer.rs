@@ -52,6 +52,22 @@ impl Answer {
 }
 
 impl View<'_> {
+    /// The result as mongosh prints it (stored documents as the array they answer).
+    pub fn print_shell(&self) -> String {
+        match self {
+            View::Value(v) => crate::text::shell::print(v),
+            View::Docs(docs) => crate::text::shell::print_docs(docs),
+        }
+    }
+
+    /// Append the result as relaxed Extended JSON.
+    pub fn write_ejson(&self, out: &mut String) {
+        match self {
+            View::Value(v) => crate::text::ejson::write_value(out, v),
+            View::Docs(docs) => crate::text::ejson::write_doc_refs(out, docs),
+        }
+    }
+
     /// The value this view shows, owned (stored documents cloned).
     pub fn to_bson(&self) -> Bson {
         match self {

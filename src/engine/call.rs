@@ -71,7 +71,7 @@ impl Call {
             }) => Ok(Some(d)),
             Some(arg) => Err(Error::type_mismatch(format!(
                 "{what} must be an object, got {}",
-                crate::output::shell::type_name(&arg.value)
+                crate::text::shell::type_name(&arg.value)
             ))
             .at(arg.span)),
         }

@@ -6,7 +6,6 @@
 use super::{Call, Database, Session, DB_NAME};
 use crate::aggregate::Pipeline;
 use crate::context::RunCtx;
-use crate::engine::Collection;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::index::explain::{
@@ -14,9 +13,10 @@ use crate::index::explain::{
     verbosity, Counters, FindShape, Verbosity,
 };
 use crate::index::plan::{plan, ranges, Access, Executed, Plan};
-use crate::output::shell::type_name;
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
+use crate::storage::Collection;
+use crate::text::shell::type_name;
 use crate::update::Update;
 use bson::{doc, Bson, Document};
 use std::ops::Bound;
@@ -93,12 +93,21 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
 /// A count or distinct's explain("executionStats"), for the page's "work
 /// done" line (`Null` when it cannot be explained). `countDocuments` is
 /// explained as the count it amounts to.
-pub(super) fn of_read(session: &Session, coll: &str, call: &Call) -> Bson {
-    let out = match call.name.as_str() {
-        "distinct" => distinct(session, coll, call, Verbosity::ExecutionStats),
-        _ => count(session, coll, call, Verbosity::ExecutionStats),
-    };
-    out.unwrap_or(Bson::Null)
+pub(super) fn of_distinct(
+    session: &Session,
+    coll: &str,
+    call: &Call,
+    field: &str,
+    ran: &Executed,
+) -> Bson {
+    distinct_explained(session, coll, call, field, Verbosity::ExecutionStats, ran)
+        .unwrap_or(Bson::Null)
+}
+
+/// The work line of a count that has run: its explain("executionStats") from
+/// that very run.
+pub(super) fn of_count(session: &Session, coll: &str, call: &Call, run: CountRun) -> Bson {
+    counted_explain(session, coll, call, Verbosity::ExecutionStats, run).unwrap_or(Bson::Null)
 }
 
 /// Plan and run a filter: the matching documents (at most `max`) and the work done.
@@ -184,9 +193,61 @@ fn count(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<Bso
     let empty = Document::new();
     let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
     let opts = call.doc_arg(1, "options")?.unwrap_or(&empty);
+    let c = session.db.collection(coll);
+    let (docs, ran) = execute(
+        c,
+        filter_doc,
+        None,
+        opts.get("hint"),
+        &session.run,
+        usize::MAX,
+    )?;
+    let skip = opts
+        .get("skip")
+        .and_then(crate::value::numeric::to_i64_exact)
+        .unwrap_or(0);
+    let limit = opts
+        .get("limit")
+        .and_then(crate::value::numeric::to_i64_exact)
+        .unwrap_or(0);
+    let counted = CountRun {
+        ran,
+        matched: docs.len(),
+        skip: usize::try_from(skip).unwrap_or(0),
+        limit: usize::try_from(limit.unsigned_abs()).unwrap_or(usize::MAX),
+    };
+    counted_explain(session, coll, call, v, counted)
+}
+
+/// What a count did: the plan, the scan's work, how many documents matched,
+/// and the skip and limit (0: none) it applied.
+pub(super) struct CountRun {
+    pub ran: Executed,
+    pub matched: usize,
+    pub skip: usize,
+    pub limit: usize,
+}
+
+/// The explain of a count from the count's own execution (nothing is scanned again).
+pub(super) fn counted_explain(
+    session: &Session,
+    coll: &str,
+    call: &Call,
+    v: Verbosity,
+    run: CountRun,
+) -> Result<Bson> {
+    let empty = Document::new();
+    let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
+    let opts = call.doc_arg(1, "options")?.unwrap_or(&empty);
     let hint = opts.get("hint");
     let ns = Database::namespace(coll);
     let c = session.db.collection(coll);
+    let CountRun {
+        mut ran,
+        matched,
+        skip,
+        limit,
+    } = run;
     let mut command = doc! { "count": coll, "query": filter_doc.clone() };
     for k in ["skip", "limit", "hint"] {
         if let Some(x) = opts.get(k) {
@@ -196,32 +257,18 @@ fn count(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<Bso
     command.insert("$db", DB_NAME);
     let with_exec = v >= Verbosity::ExecutionStats;
     let fast = filter_doc.is_empty() && hint.is_none() && c.is_some();
-    let (docs, mut ran) = execute(c, filter_doc, None, hint, &session.run, usize::MAX)?;
     if fast {
         // The count comes from the collection's metadata: nothing is scanned.
         ran.stats = Default::default();
     }
-    let skip = opts
-        .get("skip")
-        .and_then(crate::value::numeric::to_i64_exact)
-        .unwrap_or(0);
-    let limit = opts
-        .get("limit")
-        .and_then(crate::value::numeric::to_i64_exact)
-        .unwrap_or(0);
-    let mut counted = docs
-        .len()
-        .saturating_sub(usize::try_from(skip).unwrap_or(0));
+    let mut counted = matched.saturating_sub(skip);
     if limit != 0 {
-        counted = counted.min(usize::try_from(limit.unsigned_abs()).unwrap_or(usize::MAX));
+        counted = counted.min(limit);
     }
     let parsed = parsed_query(filter_doc, &ran.plan.conds);
     let count_fields = |d: &mut Document| {
         d.insert("nCounted", num(counted));
-        d.insert(
-            "nSkipped",
-            num(docs.len().min(usize::try_from(skip).unwrap_or(0))),
-        );
+        d.insert("nSkipped", num(matched.min(skip)));
     };
     if fast {
         let winning = doc! { "stage": "RECORD_STORE_FAST_COUNT" };
@@ -307,7 +354,7 @@ fn count_scan(
         return None;
     };
     let names = ix.spec.field_names();
-    let key_doc = |b: &Bound<(crate::index::key::Key, u64)>| -> (Document, bool) {
+    let key_doc = |b: &Bound<(crate::storage::index::key::Key, u64)>| -> (Document, bool) {
         match b {
             Bound::Included((k, _)) | Bound::Excluded((k, _)) => (
                 names.iter().cloned().zip(k.vals.iter().cloned()).collect(),
@@ -345,7 +392,6 @@ fn distinct(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<
     let empty = Document::new();
     let filter_doc = call.doc_arg(1, "filter")?.unwrap_or(&empty);
     let opts = call.doc_arg(2, "options")?.unwrap_or(&empty);
-    let ns = Database::namespace(coll);
     let c = session.db.collection(coll);
     let (_, ran) = execute(
         c,
@@ -355,7 +401,23 @@ fn distinct(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<
         &session.run,
         usize::MAX,
     )?;
-    let transform = doc! { field.clone(): 1, "_id": 0 };
+    distinct_explained(session, coll, call, field, v, &ran)
+}
+
+/// The explain of a distinct from an execution of its filter.
+fn distinct_explained(
+    session: &Session,
+    coll: &str,
+    call: &Call,
+    field: &str,
+    v: Verbosity,
+    ran: &Executed,
+) -> Result<Bson> {
+    let empty = Document::new();
+    let filter_doc = call.doc_arg(1, "filter")?.unwrap_or(&empty);
+    let ns = Database::namespace(coll);
+    let c = session.db.collection(coll);
+    let transform = doc! { field: 1, "_id": 0 };
     let tree = |exec: bool| {
         let input = access(
             c,
@@ -377,13 +439,14 @@ fn distinct(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<
             Some(input.0),
         )
     };
-    let command = doc! { "distinct": coll, "key": field.clone(), "query": filter_doc.clone(), "$db": DB_NAME };
+    let command =
+        doc! { "distinct": coll, "key": field, "query": filter_doc.clone(), "$db": DB_NAME };
     Ok(wrap(
         &ns,
         parsed_query(filter_doc, &ran.plan.conds),
         tree(false),
         rejected(c, &ran.plan, filter_doc),
-        (v >= Verbosity::ExecutionStats).then(|| (ran.matched, &ran, tree(true))),
+        (v >= Verbosity::ExecutionStats).then(|| (ran.matched, ran, tree(true))),
         command,
     ))
 }

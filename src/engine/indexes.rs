@@ -3,8 +3,9 @@
 //! See https://www.mongodb.com/docs/manual/reference/method/js-collection/.
 use super::{Call, Database, Session};
 use crate::error::{Error, Result};
-use crate::index::spec::IndexSpec;
-use crate::output::shell::type_name;
+use crate::storage::index::spec::IndexSpec;
+use crate::storage::Collection;
+use crate::text::shell::type_name;
 use bson::{doc, Bson, Document};
 
 pub const INDEX_METHODS: &[&str] = &[
@@ -48,13 +49,20 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
                 specs.push(parse(call, keys)?);
             }
             // All or nothing, as one createIndexes command.
-            let mut c = session.db.collection_mut(coll).clone();
+            // (createIndexes creates a missing collection even when it then fails.)
+            let mut c = match session.db.collection(coll) {
+                Some(c) => c.clone(),
+                None => {
+                    session.db.set_collection(coll, Collection::default());
+                    Collection::default()
+                }
+            };
             let mut names = Vec::with_capacity(specs.len());
             for spec in specs {
                 names.push(Bson::String(spec.name.clone()));
                 c.create_index(&ns, spec)?;
             }
-            *session.db.collection_mut(coll) = c;
+            session.db.set_collection(coll, c);
             Ok(Bson::Array(names))
         }
         "getIndexes" | "getIndexSpecs" | "getIndexKeys" => {
@@ -124,7 +132,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
 }
 
 fn ns_missing(ns: &str) -> Error {
-    Error::new(26, "NamespaceNotFound", format!("ns does not exist: {ns}"))
+    Error::namespace_not_found(format!("ns does not exist: {ns}"))
 }
 
 fn keys_arg(call: &Call) -> Result<&Document> {
@@ -157,7 +165,7 @@ fn resolve(session: &Session, coll: &str, target: Option<&Bson>) -> Result<Strin
     let c = session
         .db
         .collection(coll)
-        .ok_or_else(|| Error::new(26, "NamespaceNotFound", format!("ns not found {ns}")))?;
+        .ok_or_else(|| Error::namespace_not_found(format!("ns not found {ns}")))?;
     match target {
         Some(Bson::String(name)) => Ok(name.clone()),
         Some(Bson::Document(keys)) => c.indexes().name_for_keys(keys),
@@ -191,11 +199,7 @@ fn drop_indexes(session: &mut Session, coll: &str, targets: &[Bson]) -> Result<B
 fn drop_all(session: &mut Session, coll: &str) -> Result<Bson> {
     let ns = Database::namespace(coll);
     if session.db.collection(coll).is_none() {
-        return Err(Error::new(
-            26,
-            "NamespaceNotFound",
-            format!("ns not found {ns}"),
-        ));
+        return Err(Error::namespace_not_found(format!("ns not found {ns}")));
     }
     let c = session.db.collection_mut(coll);
     let was = c.indexes().len();

@@ -28,7 +28,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
         (name, other) => {
             return Err(Error::bad_value(format!(
                 "{name}() needs a document, got {}",
-                crate::output::shell::type_name(other)
+                crate::text::shell::type_name(other)
             ))
             .at(arg.span))
         }
@@ -85,7 +85,7 @@ fn to_documents(items: &[Bson], span: crate::error::Span) -> Result<Vec<Document
             Bson::Document(d) => Ok(d.clone()),
             other => Err(Error::bad_value(format!(
                 "document {i} is not an object but {}",
-                crate::output::shell::type_name(other)
+                crate::text::shell::type_name(other)
             ))
             .at(span)),
         })

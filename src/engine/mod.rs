@@ -3,7 +3,6 @@
 mod aggregate;
 mod answer;
 mod call;
-mod database;
 mod explain;
 mod indexes;
 mod insert;
@@ -12,9 +11,10 @@ mod sort_arg;
 mod stats;
 mod write;
 
+use crate::storage::DB_NAME;
+pub use crate::storage::{Collection, Database};
 pub use answer::{Answer, View};
 pub use call::{Arg, Call, Chain, Receiver};
-pub use database::{duplicate_id_error, Collection, Database, DB_NAME};
 
 use crate::context::RunCtx;
 use crate::error::{Error, Result, Span};
@@ -338,11 +338,10 @@ impl<'a> Session<'a> {
                     }
                 };
                 if self.db.collection(&name).is_some() {
-                    return Err(Error::new(
-                        48,
-                        "NamespaceExists",
-                        format!("Collection {} already exists.", Database::namespace(&name)),
-                    ));
+                    return Err(Error::namespace_exists(format!(
+                        "Collection {} already exists.",
+                        Database::namespace(&name)
+                    )));
                 }
                 self.db.collection_mut(&name);
                 Ok(bson::bson!({ "ok": 1 }))
@@ -468,11 +467,9 @@ fn check_db_name(name: &str) -> Result<()> {
     let bad =
         name.is_empty() || name.len() >= 64 || name.contains(['/', '\\', '.', ' ', '"', '$', '\0']);
     if bad {
-        return Err(Error::new(
-            73,
-            "InvalidNamespace",
-            format!("Invalid database name: {name}"),
-        ));
+        return Err(Error::invalid_namespace(format!(
+            "Invalid database name: {name}"
+        )));
     }
     Ok(())
 }

@@ -28,7 +28,7 @@ pub(crate) fn sort_arg(v: &Bson) -> Result<Option<Document>> {
         other => {
             return Err(Error::type_mismatch(format!(
             "sort must be an object, a field name or an array of [field, direction] pairs, got {}",
-            crate::output::shell::type_name(other)
+            crate::text::shell::type_name(other)
         )))
         }
     }))
@@ -91,7 +91,7 @@ fn direction(dir: &Bson) -> Result<Bson> {
 fn invalid(v: &Bson) -> Error {
     let shown = match v {
         Bson::String(s) => format!("\"{s}\""),
-        other => crate::output::shell::inline(other),
+        other => crate::text::shell::inline(other),
     };
     Error::bad_value(format!("Invalid sort direction: {shown}"))
 }

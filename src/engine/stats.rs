@@ -29,11 +29,10 @@ fn num(n: usize) -> Bson {
 /// `db.<coll>.stats()`
 pub fn collection_stats(db: &Database, name: &str) -> Result<Bson> {
     let Some(c) = db.collection(name) else {
-        return Err(Error::new(
-            26,
-            "NamespaceNotFound",
-            format!("Collection [{}] not found.", Database::namespace(name)),
-        ));
+        return Err(Error::namespace_not_found(format!(
+            "Collection [{}] not found.",
+            Database::namespace(name)
+        )));
     };
     let size = data_size(c);
     let (sizes, index_size) = index_sizes(c);
@@ -104,7 +103,7 @@ pub fn object_bsonsize(value: &Bson) -> Result<Bson> {
         Bson::Document(d) => Ok(num(bson_size(d))),
         other => Err(Error::bad_value(format!(
             "Object.bsonsize() needs a document, got {}",
-            crate::output::shell::type_name(other)
+            crate::text::shell::type_name(other)
         ))),
     }
 }

@@ -6,6 +6,7 @@ use super::eval::{EvalFn, Node, VarRef};
 use super::ops;
 use super::value::err;
 use crate::error::{Error, Result};
+use crate::text::server::server_string;
 use bson::{Bson, Document};
 
 pub(crate) struct Compiler<'c> {
@@ -62,16 +63,14 @@ impl<'c> Compiler<'c> {
                 15983,
                 format!(
                     "An object representing an expression must have exactly one field: {}",
-                    bson_string(&Bson::Document(d.clone()))
+                    server_string(&Bson::Document(d.clone()))
                 ),
             ));
         }
         let Some((name, compile)) = ops::lookup(first) else {
-            return Err(Error::new(
-                168,
-                "InvalidPipelineOperator",
-                format!("Unrecognized expression '{first}'"),
-            ));
+            return Err(Error::invalid_pipeline_operator(format!(
+                "Unrecognized expression '{first}'"
+            )));
         };
         compile(name, arg, self)
     }
@@ -86,7 +85,7 @@ impl<'c> Compiler<'c> {
                     16406,
                     format!(
                         "duplicate field name specified in object literal: {}",
-                        bson_string(&Bson::Document(d.clone()))
+                        server_string(&Bson::Document(d.clone()))
                     ),
                 ));
             }
@@ -301,33 +300,4 @@ pub(crate) fn validate_var_name(name: &str, write: bool) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-/// BSONObj::toString-style rendering used in MongoDB messages: `{ a: 1, b: "x" }`.
-pub(crate) fn bson_string(v: &Bson) -> String {
-    match v {
-        Bson::Document(d) if d.is_empty() => "{}".to_string(),
-        Bson::Document(d) => {
-            let parts: Vec<String> = d
-                .iter()
-                .map(|(k, v)| format!("{k}: {}", bson_string(v)))
-                .collect();
-            format!("{{ {} }}", parts.join(", "))
-        }
-        Bson::Array(a) if a.is_empty() => "[]".to_string(),
-        Bson::Array(a) => format!(
-            "[ {} ]",
-            a.iter().map(bson_string).collect::<Vec<_>>().join(", ")
-        ),
-        Bson::String(s) => format!("\"{s}\""),
-        Bson::Double(d) if d.is_finite() && d.fract() == 0.0 && d.abs() < 1e15 => {
-            format!("{d:.1}")
-        }
-        Bson::Double(d) => crate::output::shell::js_number(*d),
-        Bson::Int32(i) => i.to_string(),
-        Bson::Int64(i) => i.to_string(),
-        Bson::Null => "null".to_string(),
-        Bson::Boolean(b) => b.to_string(),
-        other => crate::output::shell::inline(other),
-    }
 }

@@ -39,14 +39,17 @@ mod compile;
 mod eval;
 pub(crate) mod ops;
 mod path;
+pub mod sum;
 mod value;
 
-use crate::context::RunCtx;
+use crate::context::{RunCtx, SplitMix64};
 use crate::error::Result;
 use bson::{Bson, Document};
 use std::cell::Cell;
 
-pub(crate) use compile::bson_string;
+/// `$rand`'s stream of the run's random sequence.
+const RAND_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
+
 pub use value::truthy;
 
 /// A compiled expression.
@@ -80,7 +83,7 @@ pub struct Scope<'a> {
     pub run: &'a RunCtx,
     pub vars: Vec<(String, Bson)>,
     /// `$rand` state: seeded from `run.seed`, advanced on each draw.
-    rng: Cell<u64>,
+    rng: Cell<SplitMix64>,
 }
 
 impl<'a> Scope<'a> {
@@ -88,7 +91,7 @@ impl<'a> Scope<'a> {
         Scope {
             run,
             vars: Vec::new(),
-            rng: Cell::new(run.seed ^ 0x9E37_79B9_7F4A_7C15),
+            rng: Cell::new(run.random(RAND_STREAM)),
         }
     }
 
@@ -117,14 +120,12 @@ impl<'a> Scope<'a> {
             .map(|(_, v)| v)
     }
 
-    /// Next pseudo-random double in [0, 1) (splitmix64), for `$rand`.
+    /// Next pseudo-random double in [0, 1), for `$rand`.
     pub fn next_random(&self) -> f64 {
-        let mut z = self.rng.get().wrapping_add(0x9E37_79B9_7F4A_7C15);
-        self.rng.set(z);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
+        let mut rng = self.rng.get();
+        let x = rng.next_f64();
+        self.rng.set(rng);
+        x
     }
 }
 

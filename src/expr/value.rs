@@ -1,7 +1,7 @@
 //! Small helpers over evaluated values: missing/null, truthiness, type names,
 //! integer arguments.
 use crate::error::{Error, Result};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use crate::value::numeric::{decode_decimal, Dec};
 use bson::Bson;
 
@@ -48,11 +48,11 @@ pub(crate) fn as_i32_exact(v: &Bson) -> Option<i32> {
 /// MongoDB prints doubles in messages as the shell does (`2.5`, `3`).
 pub(crate) fn num_str(v: &Bson) -> String {
     match v {
-        Bson::Double(d) => crate::output::shell::js_number(*d),
+        Bson::Double(d) => crate::text::shell::js_number(*d),
         Bson::Int32(i) => i.to_string(),
         Bson::Int64(i) => i.to_string(),
         Bson::Decimal128(d) => d.to_string(),
-        other => crate::output::shell::inline(other),
+        other => crate::text::shell::inline(other),
     }
 }
 
@@ -61,7 +61,7 @@ pub(crate) fn show(v: &Value) -> String {
     match v {
         None => "missing".to_string(),
         Some(Bson::String(s)) => format!("\"{s}\""),
-        Some(b) => crate::output::shell::inline(b),
+        Some(b) => crate::text::shell::inline(b),
     }
 }
 

@@ -5,7 +5,7 @@
 //! filter is applied to every fetched document, so they must never exclude a
 //! document the filter matches.
 //! See https://www.mongodb.com/docs/manual/reference/explain-results/#mongodb-data-explain.queryPlanner.winningPlan.inputStage.indexBounds
-use super::display::server_string;
+use crate::text::server::server_string;
 use crate::value::compare;
 use crate::value::numeric::is_number;
 use bson::oid::ObjectId;

@@ -10,11 +10,11 @@
 use super::bounds::PathCond;
 use super::parsed::{combine, normalize, top_level};
 use super::plan::{Access, Executed, IndexPlan, Plan, ScanStats};
-use super::Index;
-use crate::engine::{Collection, Database, DB_NAME};
 use crate::error::{Error, Result};
-use crate::output::shell::type_name;
 use crate::query::sort::SortSpec;
+use crate::storage::index::Index;
+use crate::storage::{Collection, Database, DB_NAME};
+use crate::text::shell::type_name;
 use bson::{doc, Bson, Document};
 
 /// The default in-memory sort limit shown by SORT stages (100 MiB).

@@ -9,12 +9,12 @@
 use super::bounds::{
     conditions, intersect, oil_contains, translate, Cond, Interval, Oil, PathCond,
 };
-use super::key::Key;
-use super::{Index, Rid};
-use crate::engine::Collection;
 use crate::error::{Error, Result};
-use crate::output::shell::type_name;
 use crate::query::sort::SortSpec;
+use crate::storage::index::key::Key;
+use crate::storage::index::{Index, Rid};
+use crate::storage::Collection;
+use crate::text::shell::type_name;
 use crate::value::{compare, equal, type_rank};
 use bson::{Bson, Document};
 use std::cmp::Ordering;

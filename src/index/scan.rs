@@ -2,11 +2,11 @@
 //! over the plan's ranges (each document once, even from a multikey index),
 //! counting the keys and documents examined as MongoDB's explain does.
 //! See https://www.mongodb.com/docs/manual/reference/explain-results/#executionstats.
-use super::key::Key;
 use super::plan::{key_in_bounds, ranges, Access, IndexPlan, KeyBound, Plan};
-use super::{Index, Rid};
-use crate::engine::Collection;
 use crate::index::bounds::Oil;
+use crate::storage::index::key::Key;
+use crate::storage::index::{Index, Rid};
+use crate::storage::Collection;
 use bson::Document;
 use std::collections::btree_set::Range;
 use std::collections::HashSet;

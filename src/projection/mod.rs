@@ -291,7 +291,7 @@ fn parse_element(
                     31310,
                     format!(
                         "Cannot use an expression {key}: {} in an exclusion projection",
-                        crate::output::shell::inline(value)
+                        crate::text::shell::inline(value)
                     ),
                 ));
             }
@@ -468,7 +468,7 @@ fn parse_operator(
                 Err(expr_err) => Err(Error {
                     message: format!(
                         "Invalid $slice syntax. The given syntax {} did not match the find() syntax because :: {}: {} :: The given syntax did not match the expression $slice syntax. :: caused by :: {}",
-                        crate::output::shell::inline(&Bson::Document(sub.clone())),
+                        crate::text::shell::inline(&Bson::Document(sub.clone())),
                         find_err.code_name,
                         find_err.message,
                         expr_err.message
@@ -483,7 +483,7 @@ fn parse_operator(
                     31274,
                     format!(
                         "elemMatch: Invalid argument, object required, but got {}",
-                        crate::output::shell::type_name(arg)
+                        crate::text::shell::type_name(arg)
                     ),
                 ));
             }
@@ -554,7 +554,7 @@ fn find_slice(arg: &Bson) -> Result<(Option<i64>, i64)> {
                     31257,
                     format!(
                         "$slice expects the skip argument to be a number, got {}",
-                        crate::output::shell::type_name(skip)
+                        crate::text::shell::type_name(skip)
                     ),
                 ));
             };
@@ -563,7 +563,7 @@ fn find_slice(arg: &Bson) -> Result<(Option<i64>, i64)> {
                     31258,
                     format!(
                         "$slice expects the limit argument to be a number, got {}",
-                        crate::output::shell::type_name(limit)
+                        crate::text::shell::type_name(limit)
                     ),
                 ));
             };

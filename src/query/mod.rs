@@ -7,11 +7,6 @@ mod ops;
 pub mod sort;
 pub(crate) mod upsert;
 
-/// PCRE → `regex-lite` translation, shared with the expression operators
-/// (`$regexMatch`, `$regexFind`, `$regexFindAll`) so both paths accept and
-/// refuse the same patterns.
-pub(crate) use ops::regex_syntax::{translate as translate_regex, REGEX_SIZE_LIMIT};
-
 use crate::error::Result;
 use crate::expr::{CompileCtx, Scope};
 use bson::{Bson, Document};

@@ -69,17 +69,12 @@ pub(crate) fn seed(equalities: &[(String, Bson)]) -> Result<Document> {
     for (i, (path, _)) in equalities.iter().enumerate() {
         for (earlier, _) in &equalities[..i] {
             if earlier == path {
-                return Err(Error::new(
-                    54,
-                    "NotSingleValueField",
-                    format!("cannot infer query fields to set, path '{path}' is matched twice"),
-                ));
+                return Err(Error::not_single_value_field(format!(
+                    "cannot infer query fields to set, path '{path}' is matched twice"
+                )));
             }
             if is_path_prefix(earlier, path) || is_path_prefix(path, earlier) {
-                return Err(Error::new(
-                    54,
-                    "NotSingleValueField",
-                    format!(
+                return Err(Error::not_single_value_field(format!(
                         "cannot infer query fields to set, both paths '{path}' and '{earlier}' are matched"
                     ),
                 ));
@@ -129,21 +124,15 @@ pub(crate) fn replacement_seed(equalities: &[(String, Bson)]) -> Result<Document
     for (path, value) in equalities {
         if path == "_id" {
             if doc.contains_key("_id") {
-                return Err(Error::new(
-                    54,
-                    "NotSingleValueField",
+                return Err(Error::not_single_value_field(
                     "cannot infer query fields to set, path '_id' is matched twice",
                 ));
             }
             doc.insert("_id", value.clone());
         } else if path.starts_with("_id.") {
-            return Err(Error::new(
-                111,
-                "NotExactValueField",
-                format!(
-                    "field at '_id' must be exactly specified, field at sub-path '{path}'found"
-                ),
-            ));
+            return Err(Error::not_exact_value_field(format!(
+                "field at '_id' must be exactly specified, field at sub-path '{path}'found"
+            )));
         }
     }
     Ok(doc)

@@ -84,7 +84,7 @@ fn construct(name: &str, vals: &[Bson], is_new: bool, ctx: &LowerCtx) -> Result<
         "ISODate" => isodate(vals.first(), ctx),
         "Date" if is_new => new_date(vals, ctx),
         // `Date()` without `new` ignores its arguments and returns a string.
-        "Date" => Ok(Bson::String(dates::js_date_string(
+        "Date" => Ok(Bson::String(crate::value::calendar::js_date_string(
             ctx.now.timestamp_millis(),
         ))),
         "NumberInt" => number_int(vals.first(), true),
@@ -227,12 +227,14 @@ fn node_hex(s: &str) -> Vec<u8> {
 fn method(target: &Bson, name: &str, _args: &[Bson]) -> Result<Bson> {
     match (target, name) {
         (Bson::DateTime(d), "getTime" | "valueOf") => Ok(typed_number(d.timestamp_millis() as f64)),
-        (Bson::DateTime(d), "toISOString" | "toJSON") => dates::iso_string(d.timestamp_millis())
-            .map(Bson::String)
-            .ok_or_else(|| Error::bad_value("RangeError: Invalid time value")),
-        (Bson::DateTime(d), "toString") => {
-            Ok(Bson::String(dates::js_date_string(d.timestamp_millis())))
+        (Bson::DateTime(d), "toISOString" | "toJSON") => {
+            crate::value::calendar::iso_string(d.timestamp_millis())
+                .map(Bson::String)
+                .ok_or_else(|| Error::bad_value("RangeError: Invalid time value"))
         }
+        (Bson::DateTime(d), "toString") => Ok(Bson::String(
+            crate::value::calendar::js_date_string(d.timestamp_millis()),
+        )),
         (Bson::ObjectId(id), "toString" | "toHexString") => Ok(Bson::String(id.to_hex())),
         (Bson::ObjectId(id), "getTimestamp") => Ok(Bson::DateTime(id.timestamp())),
         (Bson::String(s), "toString" | "valueOf") => Ok(Bson::String(s.clone())),
@@ -325,7 +327,7 @@ fn isodate(arg: Option<&Bson>, ctx: &LowerCtx) -> Result<Bson> {
             .map(|ms| Bson::DateTime(bson::DateTime::from_millis(ms)))
             .ok_or_else(|| {
                 let mut quoted = String::new();
-                crate::output::ejson_text::write_str(&mut quoted, s);
+                crate::text::ejson::write_str(&mut quoted, s);
                 Error::bad_value(format!("{quoted} is not a valid ISODate"))
             }),
         Some(other) => Err(Error::bad_value(format!("{other} is not a valid ISODate"))),

@@ -21,7 +21,7 @@ pub struct LowerCtx<'a> {
     pub new_id: &'a dyn NewId,
 }
 
-/// Where `ObjectId()` gets a fresh id: the engine's seeded generator, or any
+/// Where `ObjectId()` gets a fresh id: the database's seeded generator, or any
 /// `Fn() -> ObjectId` (tests pass a function).
 pub trait NewId {
     fn new_id(&self) -> ObjectId;
@@ -30,12 +30,6 @@ pub trait NewId {
 impl<F: Fn() -> ObjectId> NewId for F {
     fn new_id(&self) -> ObjectId {
         self()
-    }
-}
-
-impl NewId for crate::engine::Database {
-    fn new_id(&self) -> ObjectId {
-        self.new_object_id()
     }
 }
 

@@ -44,9 +44,7 @@ pub fn parse_expression(src: &str) -> Result<Node> {
 /// Functions (`x => …`, `function`) would mean running the user's JavaScript,
 /// which the playground never does; say what to use instead.
 fn js_function_error() -> Error {
-    Error::new(
-        115,
-        "CommandNotSupported",
+    Error::command_not_supported(
         "JavaScript functions (arrow functions, `function`, callbacks for forEach/map) are not \
          supported: the playground never runs JavaScript. Use aggregation operators instead \
          (e.g. $project or $addFields with $map, $filter or $reduce)",

@@ -1,6 +1,6 @@
 //! Human-readable differences between an expected and a found value, each
 //! naming where it is (`result[0].count: expected 3, found 2`).
-use crate::output::shell::{inline, type_name};
+use crate::text::shell::{inline, type_name};
 use crate::value::equal;
 use bson::Bson;
 

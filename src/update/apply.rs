@@ -77,7 +77,7 @@ fn apply_in_doc(
             if apply_existing(child, &mut tmp, false, &here, ctx)? != Effect::NoOp {
                 return Err(Error::immutable_field(format!(
                     "Updating the path '_id' to {} would modify the immutable field '_id'",
-                    display::elem("_id", &tmp)
+                    crate::text::server::elem("_id", &tmp)
                 )));
             }
             Some(Effect::NoOp)
@@ -96,10 +96,7 @@ fn apply_in_doc(
                 // An upsert's insert is validated as an insert, which accepts
                 // top-level `$` fields (manual: core/dot-dollar-considerations/dollar-prefix).
                 if trail.is_root() && name.starts_with('$') && !ctx.inserting {
-                    return Err(Error::new(
-                        52,
-                        "DollarPrefixedFieldName",
-                        format!("The dollar ($) prefixed field '{name}' in '{name}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."),
+                    return Err(Error::dollar_prefixed_field_name(format!("The dollar ($) prefixed field '{name}' in '{name}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."),
                     ));
                 }
                 doc.insert(name, v);
@@ -136,7 +133,7 @@ fn apply_existing(
             Bson::Array(items) => Ok(effect(apply_arr(a, items, here, ctx)?)),
             other => Err(Error::bad_value(format!(
                 "Cannot apply array updates to non-array element {}",
-                display::elem(&here.name(), other)
+                crate::text::server::elem(&here.name(), other)
             ))),
         },
     }
@@ -195,7 +192,7 @@ fn not_viable(
     ctx: &mut Ctx,
 ) -> Result<()> {
     let first = rest.first().cloned().unwrap_or_default();
-    let shown = || display::elem(&elem_trail.name(), elem);
+    let shown = || crate::text::server::elem(&elem_trail.name(), elem);
     match node {
         Node::Leaf(leaf) => {
             if leaf.op.creates(ctx) {
@@ -247,11 +244,9 @@ fn apply_obj_arr(
                 let here = trail.index(i);
                 if let Some(v) = create(&child, &here, ctx)? {
                     if i - arr.len() > MAX_PADDING {
-                        return Err(Error::new(
-                            34,
-                            "CannotBackfillArray",
-                            format!("can't backfill more than {MAX_PADDING} elements"),
-                        ));
+                        return Err(Error::cannot_backfill_array(format!(
+                            "can't backfill more than {MAX_PADDING} elements"
+                        )));
                     }
                     arr.resize(i, Bson::Null);
                     arr.push(v);

@@ -3,14 +3,13 @@
 //! conflicts between paths are found here, once, and the tree is walked in
 //! field order for every document.
 //! https://www.mongodb.com/docs/manual/reference/operator/update/
-use super::display;
 use super::ops::{Op, OpKind};
 use super::path::{array_filter_id, field_order};
-use super::values::MAX_DEPTH;
 use crate::error::{Error, Result};
 use crate::expr::CompileCtx;
-use crate::output::shell::type_name;
 use crate::query::Filter;
+use crate::text::shell::type_name;
+use crate::value::size::MAX_DEPTH;
 use bson::{Bson, Document};
 use std::collections::BTreeSet;
 
@@ -132,11 +131,9 @@ pub fn compile_array_filters(items: &[Bson], ctx: &CompileCtx) -> Result<Vec<Arr
 /// BadValue there, keep mqlplay's own "not supported" errors.)
 pub(crate) fn banned_feature(d: &Document, context: &str) -> Option<Error> {
     let op = banned_operator(d)?;
-    Some(Error::new(
-        224,
-        "QueryFeatureNotAllowed",
-        format!("{context}{op} is not allowed in this context"),
-    ))
+    Some(Error::query_feature_not_allowed(format!(
+        "{context}{op} is not allowed in this context"
+    )))
 }
 
 /// A top-level `$expr` or `$jsonSchema` (also inside `$and`/`$or`/`$nor`).
@@ -188,21 +185,15 @@ fn conflict(path: &str, at: &str) -> Error {
 /// Split and check a path: no empty components, at most one `$`, not first.
 fn check_path(dotted: &str) -> Result<Vec<&str>> {
     if dotted.is_empty() {
-        return Err(Error::new(
-            56,
-            "EmptyFieldName",
+        return Err(Error::empty_field_name(
             "An empty update path is not valid.",
         ));
     }
     let parts: Vec<&str> = dotted.split('.').collect();
     if parts.iter().any(|p| p.is_empty()) {
-        return Err(Error::new(
-            56,
-            "EmptyFieldName",
-            format!(
-                "The update path '{dotted}' contains an empty field name, which is not allowed."
-            ),
-        ));
+        return Err(Error::empty_field_name(format!(
+            "The update path '{dotted}' contains an empty field name, which is not allowed."
+        )));
     }
     let positional: Vec<usize> = parts
         .iter()
@@ -266,7 +257,7 @@ pub fn compile_modifiers(
             return Err(Error::failed_to_parse(format!(
                 "Modifiers operate on fields but we found type {} instead. For example: {{$mod: {{<field>: ...}}}} not {{{}}}",
                 type_name(value),
-                display::elem(name, value)
+                crate::text::server::elem(name, value)
             )));
         };
         for (path, arg) in fields {
@@ -284,16 +275,12 @@ pub fn compile_modifiers(
             return Err(Error::failed_to_parse(format!(
                 "The array filter for identifier '{}' was not used in the update {}",
                 f.id,
-                display::value_str(&Bson::Document(spec.clone()))
+                crate::text::server::server_string(&Bson::Document(spec.clone()))
             )));
         }
     }
     let Node::Obj(mut root) = b.root else {
-        return Err(Error::new(
-            1,
-            "InternalError",
-            "update tree root is not an object",
-        ));
+        return Err(Error::internal_error("update tree root is not an object"));
     };
     sort_obj(&mut root);
     let mut tree = b.tree;
@@ -308,11 +295,11 @@ impl Builder<'_> {
         let Bson::String(to) = arg else {
             return Err(Error::bad_value(format!(
                 "The 'to' field for $rename must be a string: {}",
-                display::elem(from, arg)
+                crate::text::server::elem(from, arg)
             )));
         };
         let to_parts = check_path(to)?;
-        let shown = display::elem(from, arg);
+        let shown = crate::text::server::elem(from, arg);
         if from == to {
             return Err(Error::bad_value(format!(
                 "The source and target field for $rename must differ: {shown}"
@@ -366,7 +353,7 @@ impl Builder<'_> {
 
 /// Bytes one application of a leaf can add at most (None: unbounded).
 fn growth_bound(op: &Op, parts: &[&str]) -> Option<usize> {
-    use super::values::value_size;
+    use crate::value::size::value_size;
     let path: usize = parts.iter().map(|p| p.len() + 2 + 5).sum();
     let value = match op {
         Op::Set(v) | Op::SetOnInsert(v) | Op::Min(v) | Op::Max(v) => value_size(v),

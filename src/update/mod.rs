@@ -10,15 +10,15 @@ mod path;
 mod positional;
 mod rename;
 mod undo;
-pub mod values;
 
 use crate::aggregate::Pipeline;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
+use crate::value::identical::identical_docs;
+use crate::value::size::{depth_error, doc_levels, MAX_DEPTH};
 use bson::{Bson, Document, Timestamp};
 use compile::{ArrayFilter, Tree};
 use std::borrow::Cow;
-use values::{doc_levels, identical_docs, MAX_DEPTH};
 
 #[derive(Clone, Debug)]
 pub struct Update {
@@ -62,7 +62,7 @@ impl Update {
             other => {
                 return Err(Error::failed_to_parse(format!(
                     "Update argument must be either an object or an array, got {}",
-                    crate::output::shell::type_name(other)
+                    crate::text::shell::type_name(other)
                 )))
             }
         };
@@ -165,7 +165,7 @@ impl Update {
                 let changed =
                     apply::apply_tree(tree, doc, &mut ctx).map_err(|e| apply::fill_id(e, doc))?;
                 if tree.may_deepen && doc_levels(doc) > MAX_DEPTH {
-                    return Err(values::depth_error());
+                    return Err(depth_error());
                 }
                 Ok(changed)
             }
@@ -198,10 +198,7 @@ impl Update {
 /// The server refuses `$`-prefixed top-level fields and invalid `_id`s in a replacement.
 fn check_replacement(d: &Document) -> Result<()> {
     if let Some(k) = d.keys().find(|k| k.starts_with('$')) {
-        return Err(Error::new(
-            52,
-            "DollarPrefixedFieldName",
-            format!("The dollar ($) prefixed field '{k}' in '{k}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."),
+        return Err(Error::dollar_prefixed_field_name(format!("The dollar ($) prefixed field '{k}' in '{k}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith."),
         ));
     }
     check_id(d)
@@ -214,11 +211,9 @@ fn check_id(d: &Document) -> Result<()> {
         Some(Bson::Undefined) => "undefined",
         _ => return Ok(()),
     };
-    Err(Error::new(
-        53,
-        "InvalidIdField",
-        format!("The '_id' value cannot be of type {bad}"),
-    ))
+    Err(Error::invalid_id_field(format!(
+        "The '_id' value cannot be of type {bad}"
+    )))
 }
 
 /// The document a replacement (or a pipeline's output) produces: the
@@ -242,7 +237,7 @@ fn replaced(
         (Some(a), Some(b)) if !crate::value::equal(a, b) => {
             return Err(Error::immutable_field(format!(
                 "After applying the update, the (immutable) field '_id' was found to have been altered to {}",
-                display::elem("_id", b)
+                crate::text::server::elem("_id", b)
             )))
         }
         (Some(a), None) => {
@@ -285,7 +280,7 @@ fn replaced(
         }
     }
     if doc_levels(&out) > MAX_DEPTH {
-        return Err(values::depth_error());
+        return Err(depth_error());
     }
     Ok(Some(crate::query::upsert::id_first(out)))
 }

@@ -3,7 +3,7 @@
 //! through arrays is refused, as the server does.
 //! https://www.mongodb.com/docs/manual/reference/operator/update/rename/
 use super::compile::{Rename, Tree};
-use super::display::{self, ID_MARK};
+use super::display::ID_MARK;
 use super::ops::Ctx;
 use super::path::parse_index;
 use crate::error::{Error, Result};
@@ -45,7 +45,7 @@ fn find_source(doc: &Document, r: &Rename) -> Result<Found> {
                 return Err(Error::path_not_viable(format!(
                     "cannot use the part ({prev} of {}) to traverse the element ({{{}}})",
                     r.from_dotted,
-                    display::elem(prev, other)
+                    crate::text::server::elem(prev, other)
                 )));
             }
         };

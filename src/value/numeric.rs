@@ -324,6 +324,12 @@ pub fn coerce_i64(v: &Bson) -> Option<i64> {
 /// double`): C's `%g`, six significant digits, exponent form outside
 /// 1e-4..1e6. Used by `$type`'s error texts and `coerceToString`.
 pub fn printf_g(x: f64) -> String {
+    printf_g_digits(x, 6)
+}
+
+/// C's `%.<digits>g` (`digits` ≥ 1 significant digits).
+pub fn printf_g_digits(x: f64, digits: usize) -> String {
+    let digits = digits.max(1);
     if x.is_nan() {
         return "nan".to_string();
     }
@@ -333,7 +339,7 @@ pub fn printf_g(x: f64) -> String {
     if x == 0.0 {
         return if x.is_sign_negative() { "-0" } else { "0" }.to_string();
     }
-    let sci = format!("{x:.5e}");
+    let sci = format!("{x:.*e}", digits - 1);
     let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let trim = |s: &str| {
@@ -343,11 +349,11 @@ pub fn printf_g(x: f64) -> String {
             s.to_string()
         }
     };
-    if !(-4..6).contains(&exp) {
+    if exp < -4 || exp >= digits as i32 {
         let sign = if exp < 0 { '-' } else { '+' };
         format!("{}e{sign}{:02}", trim(mantissa), exp.abs())
     } else {
-        let decimals = usize::try_from(5 - exp).unwrap_or(0);
+        let decimals = usize::try_from(digits as i32 - 1 - exp).unwrap_or(0);
         trim(&format!("{x:.decimals$}"))
     }
 }

@@ -9,9 +9,8 @@
 //! documents' memory a few iterations early ([`scan`]), for those positions
 //! only: a bson entry is 144 bytes (96 in wasm), so fetching every field of every
 //! document would spend the memory bandwidth on fields nobody reads. The
-//! prefetch is a no-op without a prefetch instruction (wasm; a plain load
-//! of the bytes ahead made the Node benchmarks slower: find_customer_sort_limit
-//! 10 → 20 ms).
+//! prefetch is a no-op without a prefetch instruction (wasm, where a plain
+//! load of the bytes ahead made scans slower: see BENCHMARKS.md).
 use bson::{Bson, Document};
 use std::cell::Cell;
 

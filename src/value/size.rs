@@ -1,8 +1,9 @@
-//! BSON sizes: what a document takes on disk and on the wire (`Object.bsonsize`,
-//! `$bsonSize`, collection stats, the 16 MiB document limit).
-use bson::Document;
+//! BSON sizes and nesting: what a document takes on disk and on the wire
+//! (`Object.bsonsize`, `$bsonSize`, collection stats), and the limits every
+//! stored document obeys (16 MiB, 180 levels).
+use bson::{Bson, Document};
 
-/// MongoDB's maximum document size (16 MiB).
+/// MongoDB's maximum document size (16 MiB, BSONObjMaxUserSize).
 pub const MAX_DOCUMENT_SIZE: usize = 16 * 1024 * 1024;
 
 /// The encoded size of a document in bytes.
@@ -10,4 +11,86 @@ pub fn bson_size(doc: &Document) -> usize {
     // Encoding only fails for keys with NUL bytes, which the reader cannot produce;
     // fall back to 0 rather than panic.
     doc.to_vec().map_or(0, |v| v.len())
+}
+
+/// BSONDepth::getMaxDepthForUserStorage(): 200 minus 20 system levels.
+pub const MAX_DEPTH: usize = 180;
+
+/// The serialized size of a document, computed without serializing.
+pub fn doc_size(d: &Document) -> usize {
+    5 + d
+        .iter()
+        .map(|(k, v)| 2 + k.len() + value_size(v))
+        .sum::<usize>()
+}
+
+fn array_size(a: &[Bson]) -> usize {
+    5 + a
+        .iter()
+        .enumerate()
+        .map(|(i, v)| 2 + digits(i) + value_size(v))
+        .sum::<usize>()
+}
+
+fn digits(mut i: usize) -> usize {
+    let mut n = 1;
+    while i >= 10 {
+        i /= 10;
+        n += 1;
+    }
+    n
+}
+
+pub fn value_size(v: &Bson) -> usize {
+    match v {
+        Bson::Double(_) | Bson::Int64(_) | Bson::DateTime(_) | Bson::Timestamp(_) => 8,
+        Bson::Int32(_) => 4,
+        Bson::Decimal128(_) => 16,
+        Bson::String(s) | Bson::Symbol(s) | Bson::JavaScriptCode(s) => 5 + s.len(),
+        Bson::Document(d) => doc_size(d),
+        Bson::Array(a) => array_size(a),
+        Bson::Binary(b) => 5 + b.bytes.len(),
+        Bson::ObjectId(_) => 12,
+        Bson::Boolean(_) => 1,
+        Bson::RegularExpression(r) => r.pattern.as_str().len() + r.options.as_str().len() + 2,
+        Bson::JavaScriptCodeWithScope(c) => 4 + 5 + c.code.len() + doc_size(&c.scope),
+        Bson::DbPointer(_) => 5 + 12 + 64,
+        Bson::Null | Bson::Undefined | Bson::MinKey | Bson::MaxKey => 0,
+    }
+}
+
+/// How many container levels a value adds below its own element:
+/// 0 for scalars and empty containers.
+pub fn nesting(v: &Bson) -> usize {
+    match v {
+        Bson::Document(d) => d.values().map(|c| 1 + nesting(c)).max().unwrap_or(0),
+        Bson::Array(a) => a.iter().map(|c| 1 + nesting(c)).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// The deepest element level of a document (top-level fields are level 1).
+pub fn doc_levels(d: &Document) -> usize {
+    d.values().map(|v| 1 + nesting(v)).max().unwrap_or(0)
+}
+
+/// The server's error for a document nested too deeply.
+pub fn depth_error() -> crate::error::Error {
+    crate::error::Error::overflow(format!(
+        "Document exceeds maximum nesting depth of {MAX_DEPTH}"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::{bson, doc};
+
+    #[test]
+    fn sizes_match_serialization() {
+        let d = doc! {"_id": 1, "a": "xyz", "b": [1, 2.5, {"c": null}], "d": {"e": true}};
+        assert_eq!(doc_size(&d), bson_size(&d));
+        assert_eq!(nesting(&bson!([1, {"a": [1]}])), 3);
+        assert_eq!(doc_levels(&doc! {"a": {"b": 1}}), 2);
+    }
 }

@@ -5,9 +5,9 @@ use super::granularity::Granularity;
 use super::group::Outputs;
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
-use crate::expr::bson_string;
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::{inline, type_name};
+use crate::text::server::server_string;
+use crate::text::shell::{inline, type_name};
 use crate::value::{compare, type_rank};
 use bson::{Bson, Document};
 use std::borrow::Cow;
@@ -114,7 +114,7 @@ impl Bucket {
                     40191,
                     format!(
                         "The $bucket 'boundaries' field must be an array of constant values, but found value: {}.",
-                        bson_string(item)
+                        server_string(item)
                     ),
                 ));
             };
@@ -149,8 +149,8 @@ impl Bucket {
                         "The 'boundaries' option to $bucket must be sorted, but elements {} and {} are not in ascending order ({} is not less than {}).",
                         i,
                         i + 1,
-                        bson_string(&w[0]),
-                        bson_string(&w[1])
+                        server_string(&w[0]),
+                        server_string(&w[1])
                     ),
                 ));
             }
@@ -161,7 +161,7 @@ impl Bucket {
                     40195,
                     format!(
                         "The $bucket 'default' field must be a constant expression, but found: {}.",
-                        bson_string(d)
+                        server_string(d)
                     ),
                 )
             })?),

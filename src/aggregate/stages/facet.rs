@@ -1,10 +1,10 @@
 //! `$facet`: several sub-pipelines over the same input, one output document.
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/facet/
 use crate::aggregate::pipeline::{Docs, Pipeline, Place};
-use crate::engine::Database;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::type_name;
+use crate::storage::Database;
+use crate::text::shell::type_name;
 use bson::{Bson, Document};
 use std::borrow::Cow;
 
@@ -63,7 +63,7 @@ impl Facet {
                     format!(
                         "elements of arrays in $facet spec must be non-empty objects, {name} argument contained an element of type {}: {}",
                         type_name(bad),
-                        crate::output::shell::inline(bad)
+                        crate::text::shell::inline(bad)
                     ),
                 ));
             }

@@ -10,8 +10,8 @@ use crate::aggregate::window::functions::Func;
 use crate::aggregate::window::SetWindowFields;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::type_name;
 use crate::query::sort::SortSpec;
+use crate::text::shell::type_name;
 use bson::{Bson, Document};
 use std::borrow::Cow;
 

@@ -3,7 +3,7 @@
 //! granularity rounders do (granularity_rounder_*.cpp).
 use crate::error::{Error, Result};
 use crate::expr::ops::decimal::{div, mul, pow};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use crate::value::numeric::{dec_bson, dec_to_f64, decode_decimal, f64_to_dec15, to_f64, Dec};
 use bigdecimal::BigDecimal;
 use bson::Bson;

@@ -266,10 +266,7 @@ impl Count {
             return Vec::new();
         }
         let mut d = Document::new();
-        d.insert(
-            self.field.clone(),
-            crate::aggregate::numbers::count_value(n),
-        );
+        d.insert(self.field.clone(), crate::expr::sum::count_value(n));
         vec![d]
     }
 }
@@ -321,7 +318,7 @@ impl SortByCount {
             .map(|(key, n)| {
                 let mut d = Document::new();
                 d.insert("_id", key);
-                d.insert("count", crate::aggregate::numbers::count_value(n));
+                d.insert("count", crate::expr::sum::count_value(n));
                 d
             })
             .collect())

@@ -8,11 +8,11 @@ use crate::aggregate::key::KeyMap;
 use crate::aggregate::operand::Operand;
 use crate::aggregate::path::FieldPath;
 use crate::aggregate::pipeline::{run_stages, Docs, Pipeline, Place};
-use crate::engine::Database;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::{inline, type_name};
 use crate::query::Filter;
+use crate::storage::Database;
+use crate::text::shell::{inline, type_name};
 use bson::{Bson, Document};
 use std::borrow::Cow;
 
@@ -57,9 +57,7 @@ impl ForeignIndex {
 /// (the manual's "Namespaces in Subpipelines" for `$lookup` and `$unionWith`;
 /// `db.coll.aggregate` too): the `$documents` stage refuses a collection namespace.
 pub(crate) fn documents_with_collection() -> Error {
-    Error::new(
-        73,
-        "InvalidNamespace",
+    Error::invalid_namespace(
         "'$documents' can only be run with database or cluster-level aggregation",
     )
 }
@@ -342,14 +340,10 @@ impl GraphLookup {
                 )))
             }
             Some(Bson::String(s)) if s.is_empty() => {
-                return Err(Error::new(
-                    73,
-                    "InvalidNamespace",
-                    format!(
-                        "invalid $graphLookup namespace: {}.",
-                        crate::engine::DB_NAME
-                    ),
-                ))
+                return Err(Error::invalid_namespace(format!(
+                    "invalid $graphLookup namespace: {}.",
+                    crate::storage::DB_NAME
+                )))
             }
             Some(Bson::String(_)) => {}
             Some(other) => {

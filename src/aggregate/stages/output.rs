@@ -7,10 +7,10 @@ use crate::aggregate::key::KeyMap;
 use crate::aggregate::operand::Operand;
 use crate::aggregate::path::FieldPath;
 use crate::aggregate::pipeline::Pipeline;
-use crate::engine::{duplicate_id_error, Collection, Database, DB_NAME};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::{inline, type_name};
+use crate::storage::{duplicate_id_error, Collection, Database, DB_NAME};
+use crate::text::shell::{inline, type_name};
 use bson::{Bson, Document};
 
 /// `"coll"` or `{db: "test", coll: "coll"}`.
@@ -54,11 +54,9 @@ fn target(stage: &str, spec: &Bson) -> Result<String> {
         }
     };
     if name.is_empty() || name.starts_with("system.") || name.contains('$') {
-        return Err(Error::new(
-            73,
-            "InvalidNamespace",
-            format!("Invalid {stage} target namespace, {DB_NAME}.{name}"),
-        ));
+        return Err(Error::invalid_namespace(format!(
+            "Invalid {stage} target namespace, {DB_NAME}.{name}"
+        )));
     }
     Ok(name)
 }
@@ -103,7 +101,7 @@ impl Out {
         for d in docs {
             fresh.insert(&ns, d)?;
         }
-        *db.collection_mut(&self.coll) = fresh;
+        db.set_collection(&self.coll, fresh);
         Ok(())
     }
 }
@@ -382,7 +380,7 @@ impl Merge {
                 },
             }
         }
-        *db.collection_mut(&self.coll) = target;
+        db.set_collection(&self.coll, target);
         Ok(())
     }
 

@@ -131,7 +131,7 @@ impl Projection {
                 40272,
                 format!(
                     "{stage} specification stage must be an object, got {}",
-                    crate::output::shell::type_name(spec)
+                    crate::text::shell::type_name(spec)
                 ),
             ));
         };

@@ -3,7 +3,7 @@
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/redact/
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Expr, Scope};
-use crate::output::shell::inline;
+use crate::text::shell::inline;
 use bson::{Bson, Document};
 
 #[derive(Clone, Debug)]

@@ -1,9 +1,10 @@
 //! Small stages: `$limit`, `$skip`, `$replaceRoot`/`$replaceWith`, `$sample`,
-//! `$redact`, `$documents`.
+//! `$documents`.
 use crate::aggregate::operand::Operand;
+use crate::context::RunCtx;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::{inline, type_name};
+use crate::text::shell::{inline, type_name};
 use bson::{Bson, Document};
 
 /// `$limit`/`$skip` arguments: MongoDB's parseIntegerElementToNonNegativeLong.
@@ -155,29 +156,12 @@ pub fn sample_size(spec: &Bson) -> Result<usize> {
     size.ok_or_else(|| Error::location(28749, "$sample stage must specify a size"))
 }
 
-/// A deterministic pseudo-random sequence (splitmix64) from the run's seed.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x5bd1_e995_9e37_79b9)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+/// `$sample`'s stream of the run's random sequence.
+const SAMPLE_STREAM: u64 = 0x5bd1_e995_9e37_79b9;
 
 /// Pick `size` items in random order (a partial Fisher-Yates shuffle).
-pub fn sample<T>(mut items: Vec<T>, size: usize, seed: u64) -> Vec<T> {
-    let mut rng = Rng::new(seed);
+pub fn sample<T>(mut items: Vec<T>, size: usize, run: &RunCtx) -> Vec<T> {
+    let mut rng = run.random(SAMPLE_STREAM);
     let n = items.len();
     let take = size.min(n);
     for i in 0..take {

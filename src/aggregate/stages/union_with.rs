@@ -3,10 +3,10 @@
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/unionWith/
 use super::lookup::{documents_with_collection, foreign_docs};
 use crate::aggregate::pipeline::{Docs, Pipeline, Place};
-use crate::engine::Database;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::type_name;
+use crate::storage::Database;
+use crate::text::shell::type_name;
 use bson::Bson;
 use std::borrow::Cow;
 

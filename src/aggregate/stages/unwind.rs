@@ -2,7 +2,7 @@
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/unwind/
 use crate::aggregate::path::FieldPath;
 use crate::error::{Error, Result};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use bson::{Bson, Document};
 
 #[derive(Clone, Debug)]

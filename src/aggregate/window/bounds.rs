@@ -4,7 +4,7 @@
 //! time unit). Parsing follows window_bounds.cpp.
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Expr};
-use crate::output::shell::{inline, type_name};
+use crate::text::shell::{inline, type_name};
 use crate::value::numeric::{is_number, to_f64};
 use bson::{Bson, DateTime};
 
@@ -73,7 +73,8 @@ impl TimeUnit {
             TimeUnit::Quarter => n.checked_mul(3)?,
             _ => n,
         };
-        crate::shell::dates::add_months(date.timestamp_millis(), months).map(DateTime::from_millis)
+        crate::value::calendar::add_months(date.timestamp_millis(), months)
+            .map(DateTime::from_millis)
     }
 }
 

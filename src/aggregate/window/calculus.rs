@@ -2,12 +2,12 @@
 //! in the server's Value arithmetic (doubles, or decimals when a decimal is
 //! involved). See https://www.mongodb.com/docs/manual/reference/operator/aggregation/derivative/
 //! and https://www.mongodb.com/docs/manual/reference/operator/aggregation/integral/
-use crate::aggregate::numbers::SumState;
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::ops::decimal as dops;
+use crate::expr::sum::SumState;
 use crate::expr::Scope;
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use crate::value::numeric::{
     dec_bson, f64_to_dec15, is_number, round_sig, to_dec, to_f64, Dec, DEC_DIGITS,
 };

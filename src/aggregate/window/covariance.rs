@@ -8,7 +8,7 @@
 //! value (NaN when the pair has a NaN or infinities of opposite signs).
 //! Doubles are summed with compensation (the server's DoubleDoubleSummation);
 //! any decimal makes the computation decimal (34 digits per operation).
-use crate::expr::accum::Kahan;
+use crate::expr::sum::SumState;
 use crate::value::numeric::{
     dec_bson, dec_to_f64, is_number, round_sig, to_dec, to_f64, Dec, DEC_DIGITS,
 };
@@ -52,22 +52,26 @@ fn non_finite(x: f64, y: f64) -> f64 {
 }
 
 fn double_covariance<'a>(pairs: impl Iterator<Item = &'a (Bson, Bson)>, samp: bool) -> Bson {
-    let (mut count, mut sx, mut sy, mut cxy) =
-        (0u64, Kahan::default(), Kahan::default(), Kahan::default());
+    let (mut count, mut sx, mut sy, mut cxy) = (
+        0u64,
+        SumState::default(),
+        SumState::default(),
+        SumState::default(),
+    );
     for (x, y) in pairs {
         let (x, y) = (to_f64(x).unwrap_or(0.0), to_f64(y).unwrap_or(0.0));
         if !x.is_finite() || !y.is_finite() {
-            cxy.add(non_finite(x, y));
+            cxy.add(&Bson::Double(non_finite(x, y)));
             continue;
         }
         // The first pair's dx is null in the server (no mean yet): nothing added.
-        let mean_x = (count > 0).then(|| sx.value() / count as f64);
+        let mean_x = (count > 0).then(|| sx.to_f64() / count as f64);
         count += 1;
-        sx.add(x);
-        sy.add(y);
+        sx.add(&Bson::Double(x));
+        sy.add(&Bson::Double(y));
         if let Some(mean_x) = mean_x {
-            let dy = y - sy.value() / count as f64;
-            cxy.add((x - mean_x) * dy);
+            let dy = y - sy.to_f64() / count as f64;
+            cxy.add(&Bson::Double((x - mean_x) * dy));
         }
     }
     if count == 1 && !samp {
@@ -77,7 +81,7 @@ fn double_covariance<'a>(pairs: impl Iterator<Item = &'a (Bson, Bson)>, samp: bo
     if adjusted == 0 {
         return Bson::Null;
     }
-    Bson::Double(cxy.value() / adjusted as f64)
+    Bson::Double(cxy.to_f64() / adjusted as f64)
 }
 
 fn decimal_covariance<'a>(pairs: impl Iterator<Item = &'a (Bson, Bson)>, samp: bool) -> Bson {

@@ -14,7 +14,7 @@ pub fn check_linear_fill(
     key: &Option<Bson>,
     prev: Option<&Option<Bson>>,
 ) -> Result<()> {
-    let type_of = |v: Option<&Bson>| v.map_or("missing", crate::output::shell::type_name);
+    let type_of = |v: Option<&Bson>| v.map_or("missing", crate::text::shell::type_name);
     if let Some(v) = value.filter(|v| !matches!(v, Bson::Null | Bson::Undefined) && !is_number(v)) {
         return Err(Error::type_mismatch(format!(
             "Value to be filled must be numeric or nullish, but found {}",

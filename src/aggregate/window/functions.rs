@@ -4,9 +4,9 @@
 use super::bounds::{TimeUnit, Window};
 use super::calculus::{derivative, integral};
 use crate::aggregate::accumulators::Accumulator;
-use crate::aggregate::numbers::count_value;
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
+use crate::expr::sum::count_value;
 use crate::expr::{CompileCtx, Scope};
 use crate::query::sort::SortSpec;
 use crate::value::numeric::{
@@ -186,7 +186,7 @@ impl Func {
                                     .ok_or_else(|| {
                                         Error::failed_to_parse(format!(
                                         "'$shift:by' field must be an integer, but found  by: {}",
-                                        crate::output::shell::inline(v)
+                                        crate::text::shell::inline(v)
                                     ))
                                     })?,
                             )
@@ -226,8 +226,8 @@ impl Func {
                 let Bson::Document(o) = arg else {
                     return Err(Error::failed_to_parse(format!(
                         "{name} expects an object, but got a {}: {name}: {}",
-                        crate::output::shell::type_name(arg),
-                        crate::output::shell::inline(arg)
+                        crate::text::shell::type_name(arg),
+                        crate::text::shell::inline(arg)
                     )));
                 };
                 let mut input = None;
@@ -296,7 +296,7 @@ impl Func {
                     if f.fract() != 0.0 {
                         return Err(Error::failed_to_parse(format!(
                             "'N' field must be an integer, but found  N: {}. To use a non-integer, use the 'alpha' argument instead",
-                            crate::output::shell::inline(n)
+                            crate::text::shell::inline(n)
                         )));
                     }
                     if f <= 0.0 {
@@ -317,7 +317,7 @@ impl Func {
                     if !(f > 0.0 && f < 1.0) {
                         return Err(Error::failed_to_parse(format!(
                             "'alpha' must be between 0 and 1 (exclusive), found alpha: {}",
-                            crate::output::shell::inline(a)
+                            crate::text::shell::inline(a)
                         )));
                     }
                     // BSONElement::numberDecimal(): a double to 15 digits.

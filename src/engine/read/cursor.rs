@@ -9,10 +9,10 @@ use crate::error::{Error, Result, Span};
 use crate::expr::{CompileCtx, Expr, Scope};
 use crate::index::explain::{self, FindShape, Verbosity};
 use crate::index::plan::{plan, Executed};
-use crate::output::shell::type_name;
 use crate::projection::Projection;
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
+use crate::text::shell::type_name;
 use crate::value::numeric::to_i64_exact;
 use bson::{Bson, Document};
 
@@ -138,9 +138,7 @@ pub(super) fn find(
             f.limit = 1;
             match f.run(session, coll)?.first(session, coll) {
                 Some(d) => Ok(Bson::Document(d)),
-                None => Err(Error::new(
-                    43,
-                    "CursorNotFound",
+                None => Err(Error::cursor_not_found(
                     "Cursor is exhausted: next() found no document",
                 )),
             }

@@ -2,11 +2,13 @@
 //! estimatedDocumentCount, count, distinct.
 mod cursor;
 
+use super::explain::CountRun;
 use super::{Answer, Call, Session};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::type_name;
+use crate::index::plan::{Executed, ScanStats};
 use crate::query::Filter;
+use crate::text::shell::type_name;
 use crate::value::numeric::to_i64_exact;
 use crate::value::path::{FieldPath, LeafArrays};
 use crate::value::OrdBson;
@@ -18,22 +20,33 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Answer> 
         return Err(Error::bad_value("no method called"));
     };
     let rest = &calls[1..];
+    let mut counted = None;
+    let mut distinct_run = None;
+    let mut keep = |(n, run)| {
+        counted = Some(run);
+        n
+    };
     let result = match first.name.as_str() {
         "find" => return cursor::find(session, coll, first, rest),
         "findOne" => cursor::find_one(session, coll, first),
-        "countDocuments" => count_documents(session, coll, first),
+        "countDocuments" => count_documents(session, coll, first).map(&mut keep),
         "estimatedDocumentCount" => {
             first.max_args(1)?;
             first.doc_arg(0, "options")?;
             Ok(count(docs_of(session, coll).len()))
         }
-        "count" => legacy_count(session, coll, first),
-        "distinct" => distinct(session, coll, first),
+        "count" => legacy_count(session, coll, first).map(&mut keep),
+        "distinct" => distinct(session, coll, first).map(|(values, field, ran)| {
+            distinct_run = Some((field, ran));
+            values
+        }),
         other => Err(Error::not_supported(format!("{other}()")).at(first.span)),
     }
     .map_err(|e| e.at(first.span))?;
-    if matches!(first.name.as_str(), "countDocuments" | "count" | "distinct") {
-        session.note_work(|| super::explain::of_read(session, coll, first));
+    if let Some(run) = counted {
+        session.note_work(|| super::explain::of_count(session, coll, first, run));
+    } else if let Some((field, ran)) = distinct_run {
+        session.note_work(|| super::explain::of_distinct(session, coll, first, &field, &ran));
     }
     if let Some(c) = rest.first() {
         let what = if first.name == "findOne" {
@@ -90,7 +103,7 @@ fn count_matches(
     filter: &Filter,
     filter_doc: &Document,
     opts: &Document,
-) -> Result<Bson> {
+) -> Result<(Bson, CountRun)> {
     let skip = count_option(opts, "skip")?.unwrap_or(0);
     if skip < 0 {
         return Err(Error::location(
@@ -100,28 +113,43 @@ fn count_matches(
     }
     let limit = count_option(opts, "limit")?.unwrap_or(0).unsigned_abs();
     let scope = Scope::new(&session.run);
-    let mut n: u64 = 0;
     let hint = opts.get("hint");
-    if filter.matches_everything() && hint.is_none() {
-        n = docs_of(session, coll).len() as u64;
+    let c = session.db.collection(coll);
+    let plan = crate::index::plan::plan(c, filter_doc, None, hint)?;
+    let (matched, stats) = if filter_doc.is_empty() && hint.is_none() {
+        // The collection's own count: nothing is scanned.
+        (docs_of(session, coll).len(), ScanStats::default())
     } else {
-        let c = session.db.collection(coll);
-        let plan = crate::index::plan::plan(c, filter_doc, None, hint)?;
-        for d in plan.scan(c) {
+        let mut n = 0;
+        let mut scan = plan.scan(c);
+        for d in scan.by_ref() {
             if filter.matches(d, &scope)? {
                 n += 1;
             }
         }
-    }
-    let mut n = n.saturating_sub(skip as u64);
+        (n, scan.stats)
+    };
+    let skip = usize::try_from(skip).unwrap_or(usize::MAX);
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let mut n = matched.saturating_sub(skip);
     if limit > 0 {
         n = n.min(limit);
     }
-    Ok(count(usize::try_from(n).unwrap_or(usize::MAX)))
+    let run = CountRun {
+        ran: Executed {
+            plan,
+            stats,
+            matched,
+        },
+        matched,
+        skip,
+        limit,
+    };
+    Ok((count(n), run))
 }
 
 /// `countDocuments(filter, {skip, limit, hint, maxTimeMS})`.
-fn count_documents(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
+fn count_documents(session: &Session, coll: &str, call: &Call) -> Result<(Bson, CountRun)> {
     call.max_args(2)?;
     let filter = filter_arg(call, 0, &CompileCtx::default())?;
     let empty = Document::new();
@@ -143,7 +171,7 @@ fn count_documents(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
 }
 
 /// Legacy `count(filter, {skip, limit})`.
-fn legacy_count(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
+fn legacy_count(session: &Session, coll: &str, call: &Call) -> Result<(Bson, CountRun)> {
     call.max_args(2)?;
     let filter = filter_arg(call, 0, &CompileCtx::default())?;
     let empty = Document::new();
@@ -182,7 +210,7 @@ fn check_options(opts: &Document, allowed: &[&str]) -> Result<()> {
 /// `distinct(field, filter)`: the distinct values at a path, array elements
 /// counted separately, in BSON order. See
 /// https://www.mongodb.com/docs/manual/reference/method/db.collection.distinct/.
-fn distinct(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
+fn distinct(session: &Session, coll: &str, call: &Call) -> Result<(Bson, String, Executed)> {
     call.max_args(3)?;
     let field = match call.arg(0).map(|a| &a.value) {
         Some(Bson::String(s)) => s.clone(),
@@ -209,10 +237,13 @@ fn distinct(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
     let c = session.db.collection(coll);
     let filter_doc = call.doc_arg(1, "filter")?.unwrap_or(&empty);
     let plan = crate::index::plan::plan(c, filter_doc, None, opts.get("hint"))?;
-    for d in plan.scan(c) {
+    let mut matched = 0;
+    let mut scan = plan.scan(c);
+    for d in scan.by_ref() {
         if !filter.matches(d, &scope)? {
             continue;
         }
+        matched += 1;
         path.visit(d, LeafArrays::TraverseOmitArray, &mut |v, _| {
             if let Some(v) = v {
                 seen.insert(OrdBson(v.clone()));
@@ -220,6 +251,16 @@ fn distinct(session: &Session, coll: &str, call: &Call) -> Result<Bson> {
             false
         });
     }
+    let stats = scan.stats;
     // The set is ordered by MongoDB's comparison and deduplicated by its equality.
-    Ok(Bson::Array(seen.into_iter().map(|o| o.0).collect()))
+    let values = Bson::Array(seen.into_iter().map(|o| o.0).collect());
+    Ok((
+        values,
+        field,
+        Executed {
+            plan,
+            stats,
+            matched,
+        },
+    ))
 }

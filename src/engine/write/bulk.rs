@@ -6,9 +6,9 @@ use super::exec::{self, Target};
 use super::options;
 use super::update::check_update_argument;
 use crate::error::{Error, Result};
-use crate::output::shell::type_name;
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
+use crate::text::shell::type_name;
 use crate::update::Update;
 use bson::{Bson, Document};
 

@@ -6,8 +6,8 @@ use crate::error::{Error, Result};
 use crate::expr::Scope;
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
-use crate::update::values::{doc_size, MAX_DOC_SIZE};
 use crate::update::Update;
+use crate::value::size::{doc_size, MAX_DOCUMENT_SIZE};
 use bson::{Bson, Document};
 use std::cmp::Ordering;
 
@@ -87,11 +87,9 @@ pub fn find_targets(
 }
 
 fn too_large() -> Error {
-    Error::new(
-        10334,
-        "BSONObjectTooLarge",
-        format!("Resulting document after update is larger than {MAX_DOC_SIZE}"),
-    )
+    Error::bson_object_too_large(format!(
+        "Resulting document after update is larger than {MAX_DOCUMENT_SIZE}"
+    ))
 }
 
 /// Apply `update` to the targets; upsert when nothing matched.
@@ -168,11 +166,7 @@ fn apply_one(
     keep: bool,
 ) -> Result<(bool, Option<Document>)> {
     let Some(stored) = c.docs().get(i) else {
-        return Err(Error::new(
-            1,
-            "InternalError",
-            "document index out of range",
-        ));
+        return Err(Error::internal_error("document index out of range"));
     };
     let before = keep.then(|| stored.clone());
     if !update.has_operators() {
@@ -180,7 +174,7 @@ fn apply_one(
         // one, which stays untouched until it is replaced whole.
         let changed = match update.computed(stored, scope)? {
             Some(new) => {
-                if doc_size(&new) > MAX_DOC_SIZE {
+                if doc_size(&new) > MAX_DOCUMENT_SIZE {
                     return Err(too_large());
                 }
                 c.replace(ns, i, new)?;
@@ -194,14 +188,14 @@ fn apply_one(
     if let Some(growth) = update.in_place_growth() {
         // One self-validating leaf that cannot reach `_id`: it fails before
         // writing, so nothing needs saving.
-        if doc_size(stored) + growth <= MAX_DOC_SIZE {
+        if doc_size(stored) + growth <= MAX_DOCUMENT_SIZE {
             let changed =
                 c.update_in_place(ns, i, id_fixed, |d| update.apply(d, pos, false, scope))?;
             return Ok((changed, before));
         }
     }
     let fits = |d: &Document| {
-        if doc_size(d) > MAX_DOC_SIZE {
+        if doc_size(d) > MAX_DOCUMENT_SIZE {
             Err(too_large())
         } else {
             Ok(())
@@ -235,17 +229,15 @@ pub fn upsert_document(
         _ => None,
     };
     if let Some(t) = bad {
-        return Err(Error::new(
-            53,
-            "InvalidIdField",
-            format!("The '_id' value cannot be of type {t}"),
-        ));
+        return Err(Error::invalid_id_field(format!(
+            "The '_id' value cannot be of type {t}"
+        )));
     }
     let doc = db.prepare_insert(doc)?;
-    if doc_size(&doc) > MAX_DOC_SIZE {
+    if doc_size(&doc) > MAX_DOCUMENT_SIZE {
         return Err(Error::location(
             17420,
-            format!("Document to upsert is larger than {MAX_DOC_SIZE}"),
+            format!("Document to upsert is larger than {MAX_DOCUMENT_SIZE}"),
         ));
     }
     Ok(doc)

@@ -52,7 +52,7 @@ fn find_and_modify(session: &mut Session, coll: &str, call: &Call) -> Result<Bso
         Some(other) => {
             return Err(Error::type_mismatch(format!(
                 "query must be an object, got {}",
-                crate::output::shell::type_name(other)
+                crate::text::shell::type_name(other)
             ))
             .at(call.span))
         }

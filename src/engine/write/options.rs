@@ -3,7 +3,7 @@
 use super::super::Call;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Expr, Scope};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use bson::{Bson, Document};
 
 /// Options shared by the write methods (each method reads the ones it knows).

@@ -74,7 +74,7 @@ pub fn check_update_argument(replace: bool, v: &Bson) -> Result<()> {
                 } else {
                     " or a pipeline (array)"
                 },
-                crate::output::shell::type_name(other)
+                crate::text::shell::type_name(other)
             )))
         }
     }

@@ -3,10 +3,11 @@
 //! arguments are not expanded).
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/sum/#use-in--project-stage
 use crate::error::{Error, Result};
-use crate::expr::accum::{max_value, min_value, std_dev, Sum};
-use crate::expr::compile::{bson_string, call, Compiler};
+use crate::expr::accum::{avg_values, max_value, min_value, std_dev, sum_values};
+use crate::expr::compile::{call, Compiler};
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{err, Value};
+use crate::text::server::server_string;
 use crate::value::numeric::{is_number, to_f64};
 use bson::Bson;
 use std::sync::Arc;
@@ -84,7 +85,7 @@ pub(crate) fn c_percentile(name: &'static str, a: &Bson, c: &mut Compiler) -> Re
             7436200,
             format!(
                 "specification must be an object; found {name}: {}",
-                bson_string(a)
+                server_string(a)
             ),
         ));
     };
@@ -95,18 +96,16 @@ pub(crate) fn c_percentile(name: &'static str, a: &Bson, c: &mut Compiler) -> Re
             "p" if !median => p = Some(c.operand(v)?),
             "method" => method = Some(v),
             _ => {
-                return Err(Error::new(
+                return Err(Error::location(
                     40415,
-                    "Location40415",
                     format!("BSON field '{name}.{k}' is an unknown field."),
                 ))
             }
         }
     }
     let missing = |f: &str| {
-        Error::new(
+        Error::location(
             40414,
-            "Location40414",
             format!("BSON field '{name}.{f}' is missing but a required field"),
         )
     };
@@ -137,7 +136,7 @@ pub(crate) fn c_percentile(name: &'static str, a: &Bson, c: &mut Compiler) -> Re
         let msg =
             "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: ";
         let Bson::Array(items) = &pv else {
-            return Err(err(7750301, format!("{msg}{}", bson_string(&pv))));
+            return Err(err(7750301, format!("{msg}{}", server_string(&pv))));
         };
         if items.is_empty() {
             return Err(err(7750301, format!("{msg}[]")));
@@ -145,7 +144,7 @@ pub(crate) fn c_percentile(name: &'static str, a: &Bson, c: &mut Compiler) -> Re
         let mut ps = Vec::with_capacity(items.len());
         for i in items {
             let Some(x) = to_f64(i).filter(|_| is_number(i)) else {
-                return Err(err(7750302, format!("{msg}{}", bson_string(i))));
+                return Err(err(7750302, format!("{msg}{}", server_string(i))));
             };
             if !(0.0..=1.0).contains(&x) {
                 return Err(err(7750303, format!("{msg}{x}")));
@@ -174,17 +173,8 @@ fn accumulate(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
         vals.into_iter().flatten().collect()
     };
     Ok(Some(match name {
-        "$sum" | "$avg" => {
-            let mut s = Sum::new();
-            for v in &items {
-                s.add(v);
-            }
-            if name == "$sum" {
-                s.value()
-            } else {
-                s.average()
-            }
-        }
+        "$sum" => sum_values(&items),
+        "$avg" => avg_values(&items),
         "$min" => min_value(&items),
         "$max" => max_value(&items),
         "$stdDevPop" => std_dev(&items, false),

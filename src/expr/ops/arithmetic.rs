@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::expr::compile::{call, Compiler};
 use crate::expr::eval::{Cx, Node};
 use crate::expr::value::{ensure, nullish, tname, Value};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use crate::value::numeric::{
     coerce_dec, coerce_i64, dec_bson, dec_to_f64, decode_decimal, f64_to_dec34, int_or_long,
     is_number, numeric_width, round_sig, sign_bit, signed_product_bson, to_f64, Dec, DEC_DIGITS,
@@ -171,7 +171,7 @@ impl AddState {
 }
 
 fn date_overflow() -> Error {
-    Error::new(45, "Overflow", "date overflow")
+    Error::overflow("date overflow")
 }
 
 fn checked_date_add(ms: i64, by: i64) -> Result<i64> {
@@ -468,7 +468,7 @@ fn unary(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
                 ensure(x > 0.0 || x.is_nan(), code, || {
                     format!(
                         "{name}'s argument must be a positive number, but is {}",
-                        crate::output::shell::js_number(x)
+                        crate::text::shell::js_number(x)
                     )
                 })?;
                 Bson::Double(if name == "$ln" { x.ln() } else { x.log10() })
@@ -504,13 +504,13 @@ fn log(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
     ensure(x > 0.0 || x.is_nan(), 28758, || {
         format!(
             "$log's argument must be a positive number, but is {}",
-            crate::output::shell::js_number(x)
+            crate::text::shell::js_number(x)
         )
     })?;
     ensure((base > 0.0 && base != 1.0) || base.is_nan(), 28759, || {
         format!(
             "$log's base must be a positive number not equal to 1, but is {}",
-            crate::output::shell::js_number(base)
+            crate::text::shell::js_number(base)
         )
     })?;
     Ok(Some(Bson::Double(x.ln() / base.ln())))

@@ -65,7 +65,7 @@ fn elem_at(name: &str, arity: usize, array: Value, index: Value) -> Result<Value
     ensure(is_number(&index), 28690, || {
         format!(
             "{name}'s second argument must be a numeric value, but is {}",
-            crate::output::shell::type_name(&index)
+            crate::text::shell::type_name(&index)
         )
     })?;
     let Some(i) = as_i32_exact(&index) else {
@@ -245,7 +245,7 @@ fn slice(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
     ensure(is_number(&a2), 28725, || {
         format!(
             "Second argument to $slice must be a numeric value, but is of type: {}",
-            crate::output::shell::type_name(&a2)
+            crate::text::shell::type_name(&a2)
         )
     })?;
     let Some(n2) = as_i32_exact(&a2) else {
@@ -279,7 +279,7 @@ fn slice(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
         ensure(is_number(&cnt), 28727, || {
             format!(
                 "Third argument to $slice must be numeric, but is of type: {}",
-                crate::output::shell::type_name(&cnt)
+                crate::text::shell::type_name(&cnt)
             )
         })?;
         let Some(c) = as_i32_exact(&cnt) else {
@@ -412,7 +412,7 @@ fn array_to_object(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value>
                 40398,
                 format!(
                     "Unrecognised input type format for $arrayToObject: {}",
-                    crate::output::shell::type_name(other)
+                    crate::text::shell::type_name(other)
                 ),
             ))
         }
@@ -420,7 +420,7 @@ fn array_to_object(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value>
     for e in arr {
         let (k, v) = if pairs {
             let Bson::Array(kv) = e else {
-                return Err(Error::location(40396, format!("$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Array was detected, now found: {}", crate::output::shell::type_name(&e))));
+                return Err(Error::location(40396, format!("$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Array was detected, now found: {}", crate::text::shell::type_name(&e))));
             };
             ensure(kv.len() == 2, 40397, || {
                 format!(
@@ -434,12 +434,12 @@ fn array_to_object(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value>
                 it.next().unwrap_or(Bson::Null),
             );
             let Bson::String(k) = k else {
-                return Err(Error::location(40395, format!("$arrayToObject requires an array of key-value pairs, where the key must be of type string. Found key type: {}", crate::output::shell::type_name(&k))));
+                return Err(Error::location(40395, format!("$arrayToObject requires an array of key-value pairs, where the key must be of type string. Found key type: {}", crate::text::shell::type_name(&k))));
             };
             (k, v)
         } else {
             let Bson::Document(d) = e else {
-                return Err(Error::location(40391, format!("$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Object was detected, now found: {}", crate::output::shell::type_name(&e))));
+                return Err(Error::location(40391, format!("$arrayToObject requires a consistent input format. Elements mustall be arrays or all be objects. Object was detected, now found: {}", crate::text::shell::type_name(&e))));
             };
             ensure(d.len() == 2, 40392, || {
                 format!(
@@ -448,10 +448,10 @@ fn array_to_object(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value>
                 )
             })?;
             let (Some(k), Some(v)) = (d.get("k"), d.get("v")) else {
-                return Err(Error::location(40393, format!("$arrayToObject requires an object with keys 'k' and 'v'. Missing either or both keys from: {}", crate::expr::compile::bson_string(&Bson::Document(d.clone())))));
+                return Err(Error::location(40393, format!("$arrayToObject requires an object with keys 'k' and 'v'. Missing either or both keys from: {}", crate::text::server::server_string(&Bson::Document(d.clone())))));
             };
             let Bson::String(k) = k else {
-                return Err(Error::location(40394, format!("$arrayToObject requires an object with keys 'k' and 'v', where the value of 'k' must be of type string. Found type: {}", crate::output::shell::type_name(k))));
+                return Err(Error::location(40394, format!("$arrayToObject requires an object with keys 'k' and 'v', where the value of 'k' must be of type string. Found type: {}", crate::text::shell::type_name(k))));
             };
             (k.clone(), v.clone())
         };

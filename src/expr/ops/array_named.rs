@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use crate::expr::compile::{split_path, Compiler};
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{err, nullish, show, tname, Value};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use crate::value::compare;
 use bson::Bson;
 use std::cmp::Ordering;
@@ -92,7 +92,7 @@ fn n_op(kind: NKind, a: &Bson, c: &mut Compiler) -> Result<Node> {
             5787900,
             format!(
                 "specification must be an object; found {}",
-                crate::expr::compile::bson_string(a)
+                crate::text::server::server_string(a)
             ),
         ));
     };
@@ -264,7 +264,7 @@ pub(crate) fn c_sort_array(_: &'static str, a: &Bson, c: &mut Compiler) -> Resul
             2942505,
             format!(
                 "$sortArray requires 'sortBy' to be an object or a number 1 or -1, found: {}",
-                crate::expr::compile::bson_string(by)
+                crate::text::server::server_string(by)
             ),
         )
     };

@@ -7,7 +7,7 @@ use bson::spec::BinarySubtype;
 use bson::{Binary, Bson};
 
 fn failure(msg: impl Into<String>) -> Error {
-    Error::new(241, "ConversionFailure", msg)
+    Error::conversion_failure(msg)
 }
 
 const FORMATS: &[&str] = &["base64", "base64url", "hex", "utf8", "uuid", "auto"];

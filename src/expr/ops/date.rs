@@ -6,7 +6,9 @@ use crate::error::{Error, Result};
 use crate::expr::value::err;
 use bson::DateTime;
 
-pub(crate) const MS_PER_DAY: i64 = 86_400_000;
+pub(crate) use crate::value::calendar::{
+    civil_from_days, days_from_civil, days_in_month, is_leap, MS_PER_DAY,
+};
 
 /// A time zone argument.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,7 +53,7 @@ impl Zone {
             Zone::Named(tz) => {
                 let secs = utc_ms.div_euclid(1000);
                 // Outside chrono's range (±262,000 years) the offset was 0: kept.
-                if crate::shell::dates::in_chrono_range(secs.div_euclid(86_400)) {
+                if crate::value::calendar::in_chrono_range(secs.div_euclid(86_400)) {
                     i64::from(tz.offset_at(secs))
                 } else {
                     0
@@ -102,49 +104,6 @@ fn parse_utc_offset(s: &str) -> Option<i64> {
         _ => return None,
     };
     Some(sign * (h * 3600 + m * 60))
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's algorithm).
-pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The civil date of a day number.
-pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
-pub(crate) fn is_leap(y: i64) -> bool {
-    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-}
-
-pub(crate) fn days_in_month(y: i64, m: i64) -> i64 {
-    match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        _ => {
-            if is_leap(y) {
-                29
-            } else {
-                28
-            }
-        }
-    }
 }
 
 /// Local calendar parts of an instant.

@@ -7,10 +7,11 @@ use super::date::{local_ms_from_parts, Parts, Zone};
 pub(crate) use super::date_arith::{c_date_add, c_date_diff, c_date_trunc};
 pub(crate) use super::date_string::{c_date_from_string, c_date_to_string};
 use crate::error::{Error, Result};
-use crate::expr::compile::{bson_string, Compiler};
+use crate::expr::compile::Compiler;
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{err, nullish, show, tname, Value};
-use crate::output::shell::type_name;
+use crate::text::server::server_string;
+use crate::text::shell::type_name;
 use bson::{Bson, DateTime, Document};
 use std::sync::Arc;
 
@@ -168,7 +169,7 @@ pub(crate) fn c_part(name: &'static str, a: &Bson, c: &mut Compiler) -> Result<N
                     40539,
                     format!(
                         "missing 'date' argument to {name}, provided: {name}: {}",
-                        bson_string(a)
+                        server_string(a)
                     ),
                 )
             })?;

@@ -16,11 +16,7 @@ use regex_lite::Regex;
 use std::sync::OnceLock;
 
 fn failure(s: &str, why: impl std::fmt::Display) -> Error {
-    Error::new(
-        241,
-        "ConversionFailure",
-        format!("Error parsing date string '{s}'; {why}"),
-    )
+    Error::conversion_failure(format!("Error parsing date string '{s}'; {why}"))
 }
 
 /// Zone information found in the string itself.
@@ -430,17 +426,11 @@ pub(crate) fn parse_date_string(
     let given = zone.filter(|z| !z.is_utc());
     let utc = match (&str_zone, given) {
         (StrZone::Offset(_), Some(_)) => {
-            return Err(Error::new(
-                241,
-                "ConversionFailure",
-                "you cannot pass in a date/time string with GMT offset together with a timezone argument",
+            return Err(Error::conversion_failure("you cannot pass in a date/time string with GMT offset together with a timezone argument",
             ))
         }
         (StrZone::Abbr(a, _), Some(_)) => {
-            return Err(Error::new(
-                241,
-                "ConversionFailure",
-                format!("you cannot pass in a date/time string with time zone information ('{a}') together with a timezone argument"),
+            return Err(Error::conversion_failure(format!("you cannot pass in a date/time string with time zone information ('{a}') together with a timezone argument"),
             ))
         }
         (StrZone::Offset(o), None) | (StrZone::Abbr(_, o), None) => local - o * 1000,
@@ -451,11 +441,9 @@ pub(crate) fn parse_date_string(
 }
 
 fn incomplete(s: &str) -> Error {
-    Error::new(
-        241,
-        "ConversionFailure",
-        format!("an incomplete date/time string has been found, with elements missing: \"{s}\""),
-    )
+    Error::conversion_failure(format!(
+        "an incomplete date/time string has been found, with elements missing: \"{s}\""
+    ))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::expr::compile::Compiler;
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{err, nullish, show, tname, Value};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use bson::Bson;
 use std::sync::Arc;
 
@@ -118,15 +118,11 @@ impl FromString {
         zone: Option<Zone>,
     ) -> Result<Value> {
         let Some(Bson::String(text)) = s else {
-            return Err(Error::new(
-                241,
-                "ConversionFailure",
-                format!(
-                    "$dateFromString requires that 'dateString' be a string, found: {} with value {}",
-                    tname(s),
-                    show(s)
-                ),
-            ));
+            return Err(Error::conversion_failure(format!(
+                "$dateFromString requires that 'dateString' be a string, found: {} with value {}",
+                tname(s),
+                show(s)
+            )));
         };
         let Some(zone) = zone else {
             return Ok(Some(Bson::Null));

@@ -27,7 +27,6 @@ mod vars;
 use super::compile::Compiler;
 use super::eval::Node;
 use crate::error::{Error, Result};
-use crate::value::numeric::Dec;
 use bson::Bson;
 
 /// Compiles the argument of `{$name: <arg>}`.
@@ -217,12 +216,4 @@ pub(crate) fn lookup(name: &str) -> Option<(&'static str, CompileFn)> {
 #[cfg(test)]
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {
     OPS.iter().map(|(n, _)| *n)
-}
-
-/// Decimal helpers used by the accumulators.
-pub(crate) fn decimal_add(a: &Dec, b: &Dec) -> Dec {
-    decimal::add(a, b)
-}
-pub(crate) fn decimal_div(a: &Dec, b: &Dec) -> Dec {
-    decimal::div(a, b)
 }

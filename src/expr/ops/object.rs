@@ -4,7 +4,7 @@ use crate::error::Result;
 use crate::expr::compile::{call, Compiler};
 use crate::expr::eval::{Cx, Node, Special, VarRef};
 use crate::expr::value::{err, nullish, tname, Value};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use bson::{Bson, Document};
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! `$regexFind`, `$regexFindAll`, `$regexMatch` with `regex-lite`.
 //! MongoDB uses PCRE; patterns are translated by the query's `$regex`
-//! translation (`query::translate_regex`), so what the crate lacks
+//! translation (`pcre::translate`), so what the crate lacks
 //! (backreferences, lookaround, atomic groups, possessive quantifiers,
 //! recursion) gives the same not-supported error naming the feature. Options: i, m, s, x (u is accepted).
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/regexFind/
@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::expr::compile::Compiler;
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{err, nullish, Value};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use bson::{Bson, Document};
 use regex_lite::{Regex, RegexBuilder};
 use std::sync::Arc;
@@ -63,7 +63,7 @@ fn compile_regex(name: &str, pattern: &str, options: &str) -> Result<Regex> {
     }
     // The query's translation: PCRE-only syntax rewritten, features the crate
     // lacks refused with an error naming them.
-    let full = crate::query::translate_regex(pattern, &flags).map_err(|e| {
+    let full = crate::pcre::translate(pattern, &flags).map_err(|e| {
         if e.code == 51091 {
             err(51111, format!("Invalid Regex in {name}: {}", e.message))
         } else {
@@ -71,7 +71,7 @@ fn compile_regex(name: &str, pattern: &str, options: &str) -> Result<Regex> {
         }
     })?;
     RegexBuilder::new(&full)
-        .size_limit(crate::query::REGEX_SIZE_LIMIT)
+        .size_limit(crate::pcre::REGEX_SIZE_LIMIT)
         .build()
         .map_err(|e| err(51111, format!("Invalid Regex in {name}: {e}")))
 }

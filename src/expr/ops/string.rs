@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::expr::compile::{call, Compiler};
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{as_i32_exact, ensure, err, nullish, num_str, show, tname, Value};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use crate::value::numeric::{coerce_i64, is_number};
 use bson::Bson;
 use std::sync::Arc;

@@ -6,7 +6,7 @@ use crate::error::Result;
 use crate::expr::compile::{call, Compiler};
 use crate::expr::eval::{Cx, Node};
 use crate::expr::value::{ensure, err, nullish, tname, Value};
-use crate::output::shell::js_number;
+use crate::text::shell::js_number;
 use crate::value::numeric::{dec_bson, f64_to_dec34, is_number, to_f64};
 use bson::Bson;
 

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::expr::compile::{call, Compiler};
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{nullish, tname, truthy, Value};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use crate::value::numeric::{dec_bson, dec_to_f64, decode_decimal, f64_to_dec15, is_number, Dec};
 use bigdecimal::BigDecimal;
 use bson::oid::ObjectId;
@@ -156,7 +156,7 @@ fn parse_target(v: &Bson) -> Result<Target> {
 }
 
 fn conversion_failure(msg: impl Into<String>) -> Error {
-    Error::new(241, "ConversionFailure", msg)
+    Error::conversion_failure(msg)
 }
 
 const NO_ON_ERROR: &str = "in $convert with no onError value";
@@ -184,7 +184,7 @@ fn check_finite(x: f64) -> Result<()> {
 fn double_to_long(x: f64) -> Result<i64> {
     check_finite(x)?;
     if !(-9.223372036854776e18..9.223372036854776e18).contains(&x) {
-        return Err(overflow(crate::output::shell::js_number(x)));
+        return Err(overflow(crate::text::shell::js_number(x)));
     }
     Ok(x.trunc() as i64)
 }
@@ -315,7 +315,7 @@ pub(crate) fn convert(v: &Bson, t: Target, format: Option<&str>) -> Result<Bson>
             Bson::Double(x) => {
                 check_finite(*x)?;
                 if !(*x >= f64::from(i32::MIN) && *x <= f64::from(i32::MAX)) {
-                    return Err(overflow(crate::output::shell::js_number(*x)));
+                    return Err(overflow(crate::text::shell::js_number(*x)));
                 }
                 Bson::Int32(x.trunc() as i32)
             }

@@ -282,10 +282,7 @@ impl Special for Reduce {
             cx.set_local(self.value_slot, acc.take());
             match cx.eval(&self.body) {
                 Ok(v) if v.as_ref().is_some_and(too_deep) => {
-                    result = Err(crate::error::Error::new(
-                        45,
-                        "Overflow",
-                        format!("$reduce built a value nested more than {MAX_VALUE_DEPTH} levels deep, MongoDB's limit for BSON"),
+                    result = Err(crate::error::Error::overflow(format!("$reduce built a value nested more than {MAX_VALUE_DEPTH} levels deep, MongoDB's limit for BSON"),
                     ));
                     break;
                 }

@@ -1,7 +1,7 @@
 //! `$bitsAllSet $bitsAnySet $bitsAllClear $bitsAnyClear`.
 //! See https://www.mongodb.com/docs/manual/reference/operator/query-bitwise/.
 use crate::error::{Error, Result};
-use crate::output::shell::inline;
+use crate::text::shell::inline;
 use bson::Bson;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,9 +2,9 @@
 //! See https://www.mongodb.com/docs/manual/reference/operator/query/regex/,
 //! https://www.mongodb.com/docs/manual/reference/operator/query/mod/,
 //! https://www.mongodb.com/docs/manual/reference/operator/query/expr/.
-use super::regex_literal::Literal;
-use super::regex_syntax::translate;
 use crate::error::{Error, Result};
+use crate::pcre::literal::Literal;
+use crate::pcre::translate;
 use crate::value::numeric::{decode_decimal, Dec};
 use bson::{Bson, Document};
 
@@ -43,7 +43,7 @@ impl RegexPred {
         }
         let full = translate(pattern, &flags)?;
         let re = regex_lite::RegexBuilder::new(&full)
-            .size_limit(super::regex_syntax::REGEX_SIZE_LIMIT)
+            .size_limit(crate::pcre::REGEX_SIZE_LIMIT)
             .build()
             .map_err(|e| Error::location(51091, format!("Regular expression is invalid: {e}")))?;
         Ok(RegexPred {
@@ -204,10 +204,7 @@ fn is_number(v: &Bson) -> bool {
 
 /// `$where` and `$function` would run JavaScript, which the playground never does.
 pub(crate) fn javascript_error(op: &str) -> Error {
-    Error::new(
-        115,
-        "CommandNotSupported",
-        format!(
+    Error::command_not_supported(format!(
             "{op} runs server-side JavaScript (deprecated since MongoDB 8.0), which mqlplay never executes: use $expr with aggregation operators instead"
         ),
     )

@@ -7,6 +7,3 @@ pub(crate) mod element;
 pub(crate) mod evaluation;
 pub(crate) mod json_schema;
 pub(crate) mod logical;
-pub(crate) mod regex_fold;
-pub(crate) mod regex_literal;
-pub(crate) mod regex_syntax;

@@ -636,7 +636,7 @@ mod tests {
     use super::parse;
 
     fn at(s: &str) -> Option<String> {
-        parse(s).and_then(super::super::iso_string)
+        parse(s).and_then(crate::value::calendar::iso_string)
     }
 
     #[test]

@@ -4,7 +4,7 @@ use super::to_bson;
 use bson::Bson;
 use serde_json::{json, Value};
 
-fn bodies() -> Vec<Value> {
+pub(crate) fn bodies() -> Vec<Value> {
     let mut v: Vec<Value> = [
         "",
         "0",
@@ -139,7 +139,7 @@ fn bodies() -> Vec<Value> {
     v
 }
 
-const KEYS: [&str; 19] = [
+pub(crate) const KEYS: [&str; 19] = [
     "$oid",
     "$symbol",
     "$regularExpression",
@@ -302,45 +302,9 @@ fn dates_as_bson_reads_them() {
     assert!(n > 3000 && ok > 300, "{n} {ok}");
 }
 
-/// A configuration's objects whose first key is a wrapper are read as bson reads
-/// them (the shell reader hands them to `to_bson` through `lower`).
-#[test]
-fn the_configuration_reader_converts_every_wrapper() {
-    use crate::config::parse_database;
-    use crate::shell::LowerCtx;
-    let vars = std::collections::HashMap::new();
-    let new_id = || bson::oid::ObjectId::from_bytes([0; 12]);
-    let ctx = LowerCtx {
-        vars: &vars,
-        now: bson::DateTime::from_millis(0),
-        extjson: true,
-        new_id: &new_id,
-    };
-    let mut converted = 0;
-    for key in KEYS.iter().filter(|k| super::is_wrapper_key(k)) {
-        for body in bodies() {
-            let wrapper = json!({ *key: body });
-            let Ok(expected) = Bson::try_from(wrapper.clone()) else {
-                continue;
-            };
-            if !exact_in_javascript(&wrapper) {
-                continue;
-            }
-            converted += 1;
-            let src = format!("db = {{c: [{{v: {wrapper}}}]}}");
-            let read = parse_database(&src, &ctx).unwrap_or_else(|e| panic!("{src}: {e:?}"));
-            let v = read[0].1[0].get("v");
-            assert_eq!(format!("{v:?}"), format!("{:?}", Some(&expected)), "{src}");
-        }
-    }
-    // Every wrapper key has a valid body among `bodies()`.
-    assert!(converted >= 15, "{converted}");
-    assert!(!super::is_wrapper_key("$foo") && !super::is_wrapper_key("oid"));
-}
-
 /// Whether every number in `v` survives JavaScript's reading (doubles), as the
 /// shell reader reads them: integers past 2^53 do not.
-fn exact_in_javascript(v: &Value) -> bool {
+pub(crate) fn exact_in_javascript(v: &Value) -> bool {
     match v {
         Value::Number(n) => n.as_f64().is_some_and(|f| {
             n.as_i64()

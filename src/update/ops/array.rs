@@ -4,8 +4,8 @@
 //! https://www.mongodb.com/docs/manual/reference/operator/update/pull/
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::type_name;
 use crate::query::Filter;
+use crate::text::shell::type_name;
 use crate::value::{compare, equal};
 use bson::{Bson, Document};
 use std::cmp::Ordering;
@@ -28,7 +28,7 @@ pub enum PushSort {
 
 /// An integer argument the way the matcher parses one (`parseIntegerElementToLong`).
 pub fn integer_arg(name: &str, v: &Bson) -> Result<i64> {
-    let shown = || super::super::display::elem(name, v);
+    let shown = || crate::text::server::elem(name, v);
     match v {
         Bson::Int32(x) => Ok(i64::from(*x)),
         Bson::Int64(x) => Ok(*x),
@@ -170,7 +170,7 @@ impl Push {
         1 + self
             .each
             .iter()
-            .map(crate::update::values::nesting)
+            .map(crate::value::size::nesting)
             .max()
             .unwrap_or(0)
     }
@@ -273,7 +273,7 @@ pub fn parse_add_to_set(arg: &Bson) -> Result<Vec<Bson>> {
             if d.len() > 1 {
                 return Err(Error::bad_value(format!(
                     "Found unexpected fields after $each in $addToSet: {}",
-                    super::super::display::value_str(arg)
+                    crate::text::server::server_string(arg)
                 )));
             }
             items.clone()

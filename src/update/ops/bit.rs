@@ -1,8 +1,7 @@
 //! `$bit`: and/or/xor on integers.
 //! https://www.mongodb.com/docs/manual/reference/operator/update/bit/
 use crate::error::{Error, Result};
-use crate::output::shell::type_name;
-use crate::update::display;
+use crate::text::shell::type_name;
 use bson::Bson;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,7 +28,7 @@ pub fn parse(arg: &Bson) -> Result<Vec<(BitOp, Bson)>> {
             _ => {
                 return Err(Error::bad_value(format!(
                     "The $bit modifier only supports 'and', 'or', and 'xor', not '{k}' which is an unknown operator: {{{}}}",
-                    display::elem(k, v)
+                    crate::text::server::elem(k, v)
                 )))
             }
         };
@@ -37,7 +36,7 @@ pub fn parse(arg: &Bson) -> Result<Vec<(BitOp, Bson)>> {
             return Err(Error::bad_value(format!(
                 "The $bit modifier field must be an Integer(32/64 bit); a '{}' is not supported here: {{{}}}",
                 type_name(v),
-                display::elem(k, v)
+                crate::text::server::elem(k, v)
             )));
         }
         ops.push((op, v.clone()));

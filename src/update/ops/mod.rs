@@ -7,12 +7,13 @@ pub mod fields;
 
 use super::display::{self, ID_MARK};
 use super::path::Trail;
-use super::values::{identical, nesting};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::output::shell::type_name;
+use crate::text::shell::type_name;
 use crate::value::compare;
+use crate::value::identical::identical;
 use crate::value::numeric::is_number;
+use crate::value::size::nesting;
 use array::{PullMatcher, Push};
 use bit::BitOp;
 use bson::{Bson, Timestamp};
@@ -126,7 +127,7 @@ impl Op {
                     return Err(Error::type_mismatch(format!(
                         "Cannot {} with non-numeric argument: {{{}}}",
                         op.verb(),
-                        display::elem(path, arg)
+                        crate::text::server::elem(path, arg)
                     )));
                 }
                 Op::Arith(op, arg.clone())

@@ -1,11 +1,12 @@
 //! The page's run output as one relaxed-Extended-JSON text (the worker hands it to
 //! `JSON.parse`): `{results, collections, error?, shell, work, collectionsShell, initial}`.
 //! The loaded configuration is kept between runs while its text (and seed, and the
-//! instant when the text can read it) is unchanged: each run starts from a copy.
-use super::ejson_text::{write_docs, write_str, write_view};
-use super::shell;
-use crate::engine::{Collection, Database, Session};
+//! instant when the text can read it) is unchanged: each run starts from a copy,
+//! which shares the collections until the script writes one (see `storage`).
 use crate::index::explain::WorkDone;
+use crate::storage::{Collection, Database};
+use crate::text::ejson::{write_docs, write_str};
+use crate::text::shell;
 use crate::{budget, Error, RunCtx};
 
 /// Which final collections the output carries.
@@ -77,20 +78,14 @@ pub fn run_json(
         Err(e) => (None, Some(e.clone()), None),
         Ok(start) => {
             let mut db = start.clone();
-            let error = match crate::shell::parse_script(script) {
-                Ok(parsed) => Session::new(&mut db, *run)
-                    .record_work()
-                    .run_script_with_work(&parsed, |r, w| {
-                        if !printed.is_empty() {
-                            out.push(',');
-                        }
-                        write_view(&mut out, &r);
-                        printed.push(shell::print_view(&r));
-                        work.push(w);
-                    })
-                    .err(),
-                Err(e) => Some(e),
-            };
+            let error = crate::run_each(&mut db, script, run, |r, w| {
+                if !printed.is_empty() {
+                    out.push(',');
+                }
+                r.write_ejson(&mut out);
+                printed.push(r.print_shell());
+                work.push(w);
+            });
             (Some(start), error, Some(db))
         }
     };
@@ -99,7 +94,7 @@ pub fn run_json(
     if let (Some(start), Some(end)) = (start, &end) {
         for (name, coll) in end.collections() {
             let before = start.collection(name);
-            if !before.is_some_and(|b| b.docs() == coll.docs()) {
+            if !(end.shares(name, start) || before.is_some_and(|b| b.docs() == coll.docs())) {
                 changed.push(name);
             }
         }

@@ -1,7 +1,7 @@
 //! Extended JSON v2 (canonical and relaxed) read into BSON: exactly the values
 //! `bson::Bson::try_from(serde_json::Value)` accepts, written out by hand because
-//! bson's reader deserialises each wrapper through serde models (about 10 KB
-//! gzipped of the page's wasm). A test holds the two together on many inputs.
+//! bson's reader deserialises each wrapper through serde models, which the page's
+//! wasm would carry. A test holds the two together on many inputs.
 //! <https://www.mongodb.com/docs/manual/reference/mongodb-extended-json/>
 //!
 //! The shapes bson accepts, mirrored here: a wrapper object has no key besides
@@ -359,14 +359,14 @@ pub(crate) fn rfc3339(b: &[u8]) -> Option<i64> {
     {
         return None;
     }
-    let secs = crate::shell::dates::days_from_civil(year, month, day) * 86_400
+    let secs = crate::value::calendar::days_from_civil(year, month, day) * 86_400
         + hour * 3600
         + minute * 60
         + second
         - offset;
     if leap {
         // The UTC instant must be 23:59:59 on the last day of its month.
-        let (y, m, d) = crate::output::ejson_text::civil_from_days(secs.div_euclid(86_400));
+        let (y, m, d) = crate::value::calendar::civil_from_days(secs.div_euclid(86_400));
         if secs.rem_euclid(86_400) != 86_399 || d != month_len(y, m) {
             return None;
         }
@@ -399,4 +399,4 @@ fn db_pointer(ns: &str, id: ObjectId) -> Option<Bson> {
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests;
+pub(crate) mod tests;

@@ -1,7 +1,7 @@
 //! The page's one-pass output against the value tree the page used to get
 //! (bson's relaxed Extended JSON through serde_json), and the cache against fresh runs.
 use super::*;
-use crate::output::extjson::{self, Mode};
+use crate::text::extjson::{self, Mode};
 use bson::{Bson, DateTime};
 
 /// What `wasm::run` returned before the one-pass writer (its code, natively).

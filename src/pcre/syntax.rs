@@ -2,18 +2,15 @@
 //! can afford). The common subset passes through; PCRE-only literals are
 //! rewritten (`{` that is not a quantifier, `[` inside a class, `$` before a
 //! final newline); under the `i` option a letter with non-ASCII case variants
-//! becomes a class of them (the engine folds ASCII only: see `regex_fold`);
+//! becomes a class of them (the engine folds ASCII only: see `fold`);
 //! features the engine lacks (backreferences, lookaround, possessive
 //! quantifiers, atomic groups, recursion, Unicode properties) give an error
 //! naming the feature.
-use super::regex_fold::{needs_class, range_variants, variants};
+use super::fold::{needs_class, range_variants, variants};
 use crate::error::{Error, Result};
 
 fn unsupported(feature: &str) -> Error {
-    Error::new(
-        115,
-        "CommandNotSupported",
-        format!("regular expressions with {feature} are not supported in mqlplay (its regex engine has no backtracking)"),
+    Error::command_not_supported(format!("regular expressions with {feature} are not supported in mqlplay (its regex engine has no backtracking)"),
     )
 }
 
@@ -23,11 +20,11 @@ fn invalid(msg: &str) -> Error {
 
 /// Largest compiled program accepted: keeps `a{1000}{1000}`-style patterns
 /// from taking seconds and megabytes to compile.
-pub(crate) const REGEX_SIZE_LIMIT: usize = 1 << 22;
+pub const REGEX_SIZE_LIMIT: usize = 1 << 22;
 
 /// Translate a PCRE pattern compiled with `flags` (any of `imsx`, already
 /// validated), which lead the result as inline flags.
-pub(crate) fn translate(pattern: &str, flags: &str) -> Result<String> {
+pub fn translate(pattern: &str, flags: &str) -> Result<String> {
     let mut t = Translator {
         chars: pattern.chars().collect(),
         out: String::with_capacity(pattern.len() + 8),

@@ -1,7 +1,6 @@
 //! mongosh's output format: Node's `util.inspect` layout (2-space indent,
 //! short objects on one line within 80 columns) with the shell's type
 //! wrappers: `ObjectId('…')`, `ISODate('…')`, `Long('…')`, `Decimal128('…')`.
-use crate::engine::View;
 use bson::spec::BinarySubtype;
 use bson::{Bson, Document};
 
@@ -21,16 +20,11 @@ pub fn print_doc(doc: &Document) -> String {
     p.doc(doc).0
 }
 
-/// Print a statement's result as mongosh does (stored documents print as
-/// the array [`print`] gives for them, without being copied into one).
-pub fn print_view(view: &View<'_>) -> String {
-    match view {
-        View::Value(v) => print(v),
-        View::Docs(docs) => {
-            let mut p = Printer { indent: 0 };
-            p.array(docs, |p, d| p.doc(d)).0
-        }
-    }
+/// Print borrowed documents as the array [`print`] gives for them, without
+/// copying them into one.
+pub fn print_docs(docs: &[&Document]) -> String {
+    let mut p = Printer { indent: 0 };
+    p.array(docs, |p, d| p.doc(d)).0
 }
 
 /// Print a value on one line (for error messages: `{ _id: 'x' }`).
@@ -274,7 +268,7 @@ fn scalar(v: &Bson) -> String {
 /// milliseconds; dates outside years 0-9999 print as `new Date(millis)`.
 pub fn iso_date(d: bson::DateTime) -> String {
     let millis = d.timestamp_millis();
-    match crate::shell::dates::iso_string_4digit(millis) {
+    match crate::value::calendar::iso_string_4digit(millis) {
         Some(t) => format!("ISODate('{t}')"),
         None => format!("new Date({millis})"),
     }

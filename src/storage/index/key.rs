@@ -174,15 +174,11 @@ pub fn document_keys(doc: &Document, fields: &[Vec<Part>], names: &[String]) -> 
                 .iter()
                 .any(|p| per_field[j].array_paths.contains(p));
             if !shared {
-                return Err(Error::new(
-                    171,
-                    "CannotIndexParallelArrays",
-                    format!(
-                        "cannot index parallel arrays [{}] [{}]",
-                        last_component(&per_field[i].array_paths, &names[i]),
-                        last_component(&per_field[j].array_paths, &names[j])
-                    ),
-                ));
+                return Err(Error::cannot_index_parallel_arrays(format!(
+                    "cannot index parallel arrays [{}] [{}]",
+                    last_component(&per_field[i].array_paths, &names[i]),
+                    last_component(&per_field[j].array_paths, &names[j])
+                )));
             }
         }
     }

@@ -96,7 +96,7 @@ pub fn write_value(out: &mut String, value: &Bson) {
 
 /// A DBPointer's namespace and id. bson keeps the fields private, so they are
 /// read back from the BSON bytes of `{"": pointer}` (a rare, deprecated type).
-fn db_pointer_parts(p: &bson::DbPointer) -> Option<(String, bson::oid::ObjectId)> {
+pub(crate) fn db_pointer_parts(p: &bson::DbPointer) -> Option<(String, bson::oid::ObjectId)> {
     let bytes = bson::doc! { "": Bson::DbPointer(p.clone()) }
         .to_vec()
         .ok()?;
@@ -134,21 +134,16 @@ pub fn write_docs(out: &mut String, docs: &[Document]) {
     out.push(']');
 }
 
-/// Append a statement's result (stored documents as the array they answer).
-pub fn write_view(out: &mut String, view: &crate::engine::View<'_>) {
-    match view {
-        crate::engine::View::Value(v) => write_value(out, v),
-        crate::engine::View::Docs(docs) => {
-            out.push('[');
-            for (i, d) in docs.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_doc(out, d);
-            }
-            out.push(']');
+/// Append borrowed documents as one array, without copying them into one.
+pub fn write_doc_refs(out: &mut String, docs: &[&Document]) {
+    out.push('[');
+    for (i, d) in docs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
         }
+        write_doc(out, d);
     }
+    out.push(']');
 }
 
 /// Relaxed Extended JSON of one value as a string.
@@ -231,7 +226,7 @@ fn write_date(out: &mut String, millis: i64) {
     }
     let days = millis.div_euclid(86_400_000);
     let ms_of_day = millis.rem_euclid(86_400_000);
-    let (y, m, d) = civil_from_days(days);
+    let (y, m, d) = crate::value::calendar::civil_from_days(days);
     let secs = ms_of_day / 1000;
     let ms = ms_of_day % 1000;
     let mut buf = [0u8; 24];
@@ -270,21 +265,6 @@ fn put2(dst: &mut [u8], v: i64) {
 fn put4(dst: &mut [u8], v: i64) {
     put2(&mut dst[0..2], v / 100);
     put2(&mut dst[2..4], v % 100);
-}
-
-/// Days since 1970-01-01 to (year, month, day) in the proleptic Gregorian calendar
-/// (Howard Hinnant's `civil_from_days`).
-pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

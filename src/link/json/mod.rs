@@ -6,7 +6,7 @@
 //! difference: a repeated field is an error for serde, here the last one wins
 //! (the page never writes one).
 use super::LinkState;
-use crate::output::ejson_text::write_str;
+use crate::text::ejson::write_str;
 use serde_json::Value;
 use std::fmt::Write as _;
 

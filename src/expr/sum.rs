@@ -1,4 +1,5 @@
-//! Running sums as MongoDB's `$sum`/`$avg` keep them (accumulator_sum.cpp):
+//! Running sums as MongoDB's `$sum`/`$avg` keep them (accumulator_sum.cpp), for
+//! `$group`, windows and the expression forms alike:
 //! the result type is the widest input type (int < long < double < decimal),
 //! an int total that leaves int32 becomes a long and a long total that leaves
 //! int64 becomes a double; doubles are added with a double-double
@@ -182,6 +183,23 @@ pub fn to_big(v: &Bson) -> Option<BigDecimal> {
         Dec::Finite(b) => Some(b),
         _ => None,
     }
+}
+
+/// `$avg`: a double (a decimal when any input was one); null without numbers.
+pub fn avg(s: &SumState, count: u64) -> Bson {
+    if count == 0 {
+        return Bson::Null;
+    }
+    if s.width() == Width::Decimal {
+        return match s.decimal_total() {
+            Bson::Decimal128(d) => match to_big(&Bson::Decimal128(d)) {
+                Some(total) => big_to_bson(&(total / BigDecimal::from(count))),
+                None => Bson::Decimal128(d),
+            },
+            other => other,
+        };
+    }
+    Bson::Double(s.to_f64() / count as f64)
 }
 
 /// Counts are Int32 when they fit (`$count`, `$sortByCount`), as `$sum: 1` gives.

@@ -219,7 +219,7 @@ pub fn write(out: &mut String, v: &Value) {
             use std::fmt::Write as _;
             let _ = write!(out, "{n}");
         }
-        Value::String(s) => crate::output::ejson_text::write_str(out, s),
+        Value::String(s) => crate::text::ejson::write_str(out, s),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -236,7 +236,7 @@ pub fn write(out: &mut String, v: &Value) {
                 if i > 0 {
                     out.push(',');
                 }
-                crate::output::ejson_text::write_str(out, k);
+                crate::text::ejson::write_str(out, k);
                 out.push(':');
                 write(out, item);
             }

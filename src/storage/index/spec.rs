@@ -4,8 +4,8 @@
 //! See https://www.mongodb.com/docs/manual/reference/method/db.collection.createIndex/.
 use crate::error::{Error, Result};
 use crate::expr::CompileCtx;
-use crate::output::shell::{inline, type_name};
 use crate::query::Filter;
+use crate::text::shell::{inline, type_name};
 use crate::value::numeric::{is_number, to_f64};
 use crate::value::path::{FieldPath, Part};
 use bson::{Bson, Document};
@@ -30,11 +30,11 @@ pub struct IndexSpec {
 }
 
 fn cannot_create(message: impl Into<String>) -> Error {
-    Error::new(67, "CannotCreateIndex", message)
+    Error::cannot_create_index(message)
 }
 
 fn invalid_option(message: impl Into<String>) -> Error {
-    Error::new(197, "InvalidIndexSpecificationOption", message)
+    Error::invalid_index_specification_option(message)
 }
 
 /// `Bson` truthiness for boolean options (`unique: 1` works as in the shell).

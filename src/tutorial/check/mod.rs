@@ -16,7 +16,7 @@
 //! that stops with an error fails the check.
 use super::diff::{describe, diff, Diffs};
 use crate::error::{Error, Result, Source};
-use crate::output::shell::inline;
+use crate::text::shell::inline;
 use crate::RunOutput;
 use bson::{Bson, Document};
 use serde_json::Value;

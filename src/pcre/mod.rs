@@ -1,0 +1,10 @@
+//! MongoDB's regular expressions (PCRE) on the engine the page uses
+//! (`regex-lite`): the pattern translated (`syntax`), Unicode case folding
+//! (`fold`), and plain-string patterns matched without a regex (`literal`).
+//! Shared by query `$regex` and the expression operators (`$regexMatch`,
+//! `$regexFind`, `$regexFindAll`), so both accept and refuse the same patterns.
+pub mod fold;
+pub mod literal;
+pub mod syntax;
+
+pub use syntax::{translate, REGEX_SIZE_LIMIT};

@@ -1,0 +1,9 @@
+//! Storage: the database's collections, their documents and the indexes kept
+//! in step with every write. Below the planner and the executors, above the
+//! filter compiler (a partial index keeps its compiled filter).
+pub mod collection;
+pub mod database;
+pub mod index;
+
+pub use collection::Collection;
+pub use database::{duplicate_id_error, Database, DB_NAME};

@@ -1,0 +1,255 @@
+//! The proleptic Gregorian calendar of BSON dates: day numbers to and from
+//! civil dates (Howard Hinnant's algorithms), and the UTC forms mongosh and
+//! JavaScript print (`2023-11-02T11:43:10.000Z`, `Thu Nov 02 2023 …`).
+
+/// Milliseconds in a day.
+pub const MS_PER_DAY: i64 = 86_400_000;
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (month 1-12).
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+pub fn is_leap(y: i64) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+pub fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if is_leap(y) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// The civil date (year, month 1-12, day) of a day number since 1970-01-01.
+pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// A UTC instant's calendar fields, or None outside chrono's `DateTime` range
+/// (years -262143 to 262142), where these strings always stopped (the formats
+/// below were chrono's `%a %b %d %Y ...`, written by hand to keep chrono's
+/// formatter out of the page's wasm).
+struct Utc {
+    year: i64,
+    month: i64,
+    day: i64,
+    /// Milliseconds since midnight.
+    ms: i64,
+    /// Days since Sunday.
+    weekday: i64,
+}
+
+/// Is this day (since 1970-01-01) within chrono's dates (years -262143 to 262142)?
+pub fn in_chrono_range(days: i64) -> bool {
+    (days_from_civil(-262_143, 1, 1)..=days_from_civil(262_142, 12, 31)).contains(&days)
+}
+
+/// `millis` moved by a number of calendar months, the day clamped to the
+/// month's length (chrono's `checked_add_months`/`checked_sub_months` on a UTC
+/// `DateTime`, with their limits: None outside its dates or past i32 months).
+pub fn add_months(millis: i64, months: i64) -> Option<i64> {
+    let days = millis.div_euclid(MS_PER_DAY);
+    if !in_chrono_range(days) {
+        return None;
+    }
+    let months = i32::try_from(months).ok().filter(|m| *m != i32::MIN)?;
+    let (y, m, d) = civil_from_days(days);
+    let total = i32::try_from(y * 12 + m - 1).ok()?.checked_add(months)?;
+    let (year, month) = (
+        i64::from(total.div_euclid(12)),
+        i64::from(total.rem_euclid(12)) + 1,
+    );
+    let len = match month {
+        2 if is_leap(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    let days = days_from_civil(year, month, d.min(len));
+    in_chrono_range(days).then(|| days * MS_PER_DAY + millis.rem_euclid(MS_PER_DAY))
+}
+
+fn utc(millis: i64) -> Option<Utc> {
+    let days = millis.div_euclid(MS_PER_DAY);
+    if !in_chrono_range(days) {
+        return None;
+    }
+    let (year, month, day) = civil_from_days(days);
+    Some(Utc {
+        year,
+        month,
+        day,
+        ms: millis.rem_euclid(MS_PER_DAY),
+        weekday: (days + 4).rem_euclid(7), // 1970-01-01 was a Thursday
+    })
+}
+
+impl Utc {
+    /// chrono's `%Y`: four digits, a sign and at least four outside 0-9999.
+    fn year(&self) -> String {
+        if (0..=9999).contains(&self.year) {
+            format!("{:04}", self.year)
+        } else {
+            format!("{:+05}", self.year)
+        }
+    }
+
+    /// `HH:MM:SS`
+    fn time(&self) -> String {
+        let s = self.ms / 1000;
+        format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`
+    pub fn iso(&self) -> String {
+        format!(
+            "{}-{:02}-{:02}T{}.{:03}Z",
+            self.year(),
+            self.month,
+            self.day,
+            self.time(),
+            self.ms % 1000
+        )
+    }
+}
+
+/// `Date()` called without `new`: the current time as JavaScript prints it (in UTC).
+pub fn js_date_string(millis: i64) -> String {
+    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let Some(t) = utc(millis) else {
+        return "Invalid Date".to_string();
+    };
+    let name = |names: &[&'static str], i: i64| {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| names.get(i).copied())
+            .unwrap_or_default()
+    };
+    format!(
+        "{} {} {:02} {} {} GMT+0000 (Coordinated Universal Time)",
+        name(&DAYS, t.weekday),
+        name(&MONTHS, t.month - 1),
+        t.day,
+        t.year(),
+        t.time()
+    )
+}
+
+/// `Date.prototype.toISOString()`.
+pub fn iso_string(millis: i64) -> Option<String> {
+    utc(millis).map(|t| t.iso())
+}
+
+/// `2023-11-02T11:43:10.000Z` for years 0-9999, else None.
+pub fn iso_string_4digit(millis: i64) -> Option<String> {
+    utc(millis)
+        .filter(|t| (0..=9999).contains(&t.year))
+        .map(|t| t.iso())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn months_added_as_chrono_adds_them() {
+        use chrono::{Months, TimeZone};
+        let mut x = 99i64;
+        let mut cases = vec![
+            (951_782_400_000, 1),
+            (-62_135_596_800_000, -1),
+            (0, i64::from(i32::MAX)),
+            (0, -i64::from(i32::MAX)),
+            (0, i64::from(i32::MIN)),
+            (8_210_266_876_799_999, 1),
+            (8_210_266_876_799_999, -1),
+            (-8_334_601_228_800_000, -1),
+        ];
+        for _ in 0..20_000 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let ms = (x >> 12) % 9_000_000_000_000_000;
+            let months = match x.rem_euclid(4) {
+                0 => (x >> 40) % 30,
+                1 => (x >> 20) % 4_000_000,
+                2 => (x >> 33) % 3_200_000_000,
+                _ => -((x >> 44) % 40),
+            };
+            cases.push((ms, months));
+        }
+        for (ms, months) in cases {
+            let theirs = chrono::Utc
+                .timestamp_millis_opt(ms)
+                .single()
+                .and_then(|dt| {
+                    if months >= 0 {
+                        dt.checked_add_months(Months::new(u32::try_from(months).ok()?))
+                    } else {
+                        dt.checked_sub_months(Months::new(u32::try_from(-months).ok()?))
+                    }
+                })
+                .map(|d| d.timestamp_millis());
+            assert_eq!(add_months(ms, months), theirs, "{ms} {months}");
+        }
+    }
+
+    #[test]
+    fn formats_match_chrono() {
+        let mut millis: Vec<i64> = vec![
+            0,
+            -1,
+            1,
+            951_782_400_000,
+            -62_167_219_200_001,
+            -62_167_219_200_000,
+            253_402_300_799_999,
+            253_402_300_800_000,
+            -8334601228800000,
+            -8334601228800001,
+            8210266876799999,
+            8210266876800000,
+            i64::MIN,
+            i64::MAX,
+        ];
+        let mut x = 12_345i64;
+        for _ in 0..20_000 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            millis.push(x >> (x as u64 % 20 + 1));
+        }
+        for m in millis {
+            let theirs = chrono::DateTime::<chrono::Utc>::from_timestamp_millis(m);
+            assert_eq!(
+                iso_string(m),
+                theirs.map(|t| t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()),
+                "{m}"
+            );
+            assert_eq!(
+                js_date_string(m),
+                theirs.map_or("Invalid Date".to_string(), |t| t
+                    .format("%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)")
+                    .to_string()),
+                "{m}"
+            );
+        }
+    }
+}
