@@ -32,6 +32,11 @@ pub struct Session<'a> {
     /// Reads note what they did here when `record_work` is on (the page's
     /// "work done" lines); off by default, so benchmarks pay nothing.
     work: Option<RefCell<Option<WorkDone>>>,
+    /// The database `db` names: the configuration's (`test`) until `use name`
+    /// or `db = db.getSiblingDB(name)` switches.
+    current: String,
+    /// Databases switched away from, by name; the one in use is `*db`.
+    parked: Vec<(String, Database)>,
 }
 
 /// Collection methods, grouped by the module that implements them.
@@ -67,7 +72,26 @@ impl<'a> Session<'a> {
             run,
             vars: HashMap::new(),
             work: None,
+            current: DB_NAME.to_string(),
+            parked: Vec::new(),
         }
+    }
+
+    /// Make `name` the database `db` names (created empty on first use, as
+    /// MongoDB creates a database on its first write).
+    fn switch_db(&mut self, name: &str) -> Result<()> {
+        if name == self.current {
+            return Ok(());
+        }
+        check_db_name(name)?;
+        let incoming = match self.parked.iter().position(|(n, _)| n == name) {
+            Some(i) => self.parked.swap_remove(i).1,
+            None => Database::new(),
+        };
+        let outgoing = std::mem::replace(&mut *self.db, incoming);
+        let previous = std::mem::replace(&mut self.current, name.to_string());
+        self.parked.push((previous, outgoing));
+        Ok(())
     }
 
     /// Run every statement; `on_result` receives each expression statement's result.
@@ -113,6 +137,17 @@ impl<'a> Session<'a> {
     pub fn run_script_answers(
         &mut self,
         script: &Script,
+        on_answer: impl FnMut(Answer, &Database, Option<WorkDone>),
+    ) -> Result<()> {
+        let outcome = self.run_statements(script, on_answer);
+        // The run's database (what the collections panel shows) is the configured one.
+        let home = self.switch_db(DB_NAME);
+        outcome.and(home)
+    }
+
+    fn run_statements(
+        &mut self,
+        script: &Script,
         mut on_answer: impl FnMut(Answer, &Database, Option<WorkDone>),
     ) -> Result<()> {
         for stmt in &script.stmts {
@@ -127,8 +162,14 @@ impl<'a> Session<'a> {
                 }
                 StmtKind::Assign { name, value, .. } => {
                     if name == "db" {
-                        return Err(Error::bad_value("the database is set in the Database pane; a script cannot assign to db")
-                            .at(stmt.span));
+                        let target = self.sibling_name(value)?.ok_or_else(|| {
+                            Error::not_supported(
+                                "assigning to db anything but db.getSiblingDB(name)",
+                            )
+                            .at(value.span)
+                        })?;
+                        self.switch_db(&target).map_err(|e| e.at(value.span))?;
+                        continue;
                     }
                     let value = self.eval(value).map_err(|e| e.at(stmt.span))?;
                     let value = value.into_bson(self.db);
@@ -154,8 +195,44 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// The database name of `db.getSiblingDB(name)` (or `db.getSisterDB`).
+    fn sibling_name(&self, node: &Node) -> Result<Option<String>> {
+        let NodeKind::Call { callee, args } = &node.kind else {
+            return Ok(None);
+        };
+        if !is_sibling_callee(callee) {
+            return Ok(None);
+        }
+        match args.as_slice() {
+            [arg] => match lower(arg, &self.lower_ctx())? {
+                Bson::String(s) => Ok(Some(s)),
+                _ => Err(
+                    Error::type_mismatch("getSiblingDB() needs a database name (a string)")
+                        .at(arg.span),
+                ),
+            },
+            _ => Err(Error::bad_value("getSiblingDB() takes one database name").at(node.span)),
+        }
+    }
+
     /// Evaluate an expression statement: a `db` chain runs, anything else is a value.
     fn eval(&mut self, node: &Node) -> Result<Answer> {
+        if let Some((rest, sibling)) = strip_sibling(node) {
+            let Some(name) = self.sibling_name(sibling)? else {
+                return Err(Error::bad_value("getSiblingDB() needs a database name").at(node.span));
+            };
+            if rest.ident() == Some("db") {
+                return Ok(Answer::Value(Bson::String(name)));
+            }
+            let previous = self.current.clone();
+            self.switch_db(&name).map_err(|e| e.at(sibling.span))?;
+            // Own the answer before switching back: stored documents belong to `name`.
+            let answer = self
+                .eval(&rest)
+                .map(|a| Answer::Value(a.into_bson(self.db)));
+            self.switch_db(&previous)?;
+            return answer;
+        }
         if let Some(arg) = object_bsonsize_arg(node) {
             let value = self.eval(arg)?.into_bson(self.db);
             return stats::object_bsonsize(&value)
@@ -244,7 +321,7 @@ impl<'a> Session<'a> {
             }
             "stats" => Ok(stats::db_stats(self.db)),
             "getCollectionInfos" => Ok(stats::collection_infos(self.db)),
-            "getName" => Ok(Bson::String(DB_NAME.to_string())),
+            "getName" => Ok(Bson::String(self.current.clone())),
             "aggregate" => {
                 let mut calls = vec![call.clone()];
                 calls.extend_from_slice(rest);
@@ -274,7 +351,7 @@ impl<'a> Session<'a> {
                 for n in names {
                     self.db.drop_collection(&n);
                 }
-                Ok(bson::bson!({ "ok": 1, "dropped": DB_NAME }))
+                Ok(bson::bson!({ "ok": 1, "dropped": self.current.clone() }))
             }
             other => Err(Error::not_supported(format!("db.{other}()")).at(call.span)),
         }
@@ -296,17 +373,105 @@ impl<'a> Session<'a> {
         match (command, arg) {
             ("show", Some("collections" | "tables")) => Ok(self.collection_names()),
             ("show", Some("dbs" | "databases")) => {
-                Ok(Bson::Array(vec![Bson::String(DB_NAME.to_string())]))
+                // The configured database, and every other one that holds a collection.
+                let mut names = vec![DB_NAME.to_string()];
+                let current = (self.current.as_str(), self.db.names().next().is_some());
+                let parked = self
+                    .parked
+                    .iter()
+                    .map(|(n, d)| (n.as_str(), d.names().next().is_some()));
+                for (name, used) in std::iter::once(current).chain(parked) {
+                    if used && name != DB_NAME {
+                        names.push(name.to_string());
+                    }
+                }
+                crate::sorting::sort(&mut names);
+                Ok(Bson::Array(names.into_iter().map(Bson::String).collect()))
             }
-            ("use", Some(name)) => Ok(Bson::String(format!(
-                "already on db {name}: the playground has one database"
-            ))),
+            ("use", Some(name)) => {
+                // mongosh's own answers.
+                if name == self.current {
+                    return Ok(Bson::String(format!("already on db {name}")));
+                }
+                self.switch_db(name)?;
+                Ok(Bson::String(format!("switched to db {name}")))
+            }
             _ => Err(Error::not_supported(format!(
                 "`{command} {}`",
                 arg.unwrap_or_default()
             ))),
         }
     }
+}
+
+/// `db.getSiblingDB` / `db.getSisterDB` (the call's callee).
+fn is_sibling_callee(callee: &Node) -> bool {
+    matches!(&callee.kind, NodeKind::Member { object, property, .. }
+        if object.ident() == Some("db") && (property == "getSiblingDB" || property == "getSisterDB"))
+}
+
+/// A chain rooted at `db.getSiblingDB(name)`: the chain with that call
+/// replaced by `db`, and the call itself. Walks and rebuilds the chain in
+/// loops, as `call::decode_chain` reads it (a chain can be long).
+fn strip_sibling(node: &Node) -> Option<(Node, &Node)> {
+    let mut above: Vec<&Node> = Vec::new();
+    let mut cur = node;
+    let sibling = loop {
+        match &cur.kind {
+            NodeKind::Call { callee, .. } if is_sibling_callee(callee) => break cur,
+            NodeKind::Call { callee: inner, .. }
+            | NodeKind::Member { object: inner, .. }
+            | NodeKind::Index { object: inner, .. } => {
+                above.push(cur);
+                cur = inner;
+            }
+            _ => return None,
+        }
+    };
+    let mut rebuilt = Node {
+        kind: NodeKind::Ident("db".to_string()),
+        span: sibling.span,
+    };
+    for outer in above.into_iter().rev() {
+        let inner = Box::new(rebuilt);
+        let kind = match &outer.kind {
+            NodeKind::Call { args, .. } => NodeKind::Call {
+                callee: inner,
+                args: args.clone(),
+            },
+            NodeKind::Member {
+                property,
+                property_span,
+                ..
+            } => NodeKind::Member {
+                object: inner,
+                property: property.clone(),
+                property_span: *property_span,
+            },
+            NodeKind::Index { index, .. } => NodeKind::Index {
+                object: inner,
+                index: index.clone(),
+            },
+            _ => return None,
+        };
+        rebuilt = Node {
+            kind,
+            span: outer.span,
+        };
+    }
+    Some((rebuilt, sibling))
+}
+
+/// MongoDB's database-name rules: not empty, under 64 bytes, none of `/\. "$` or NUL.
+fn check_db_name(name: &str) -> Result<()> {
+    let bad =
+        name.is_empty() || name.len() >= 64 || name.contains(['/', '\\', '.', ' ', '"', '$', '\0']);
+    if bad {
+        return Err(Error::invalid_namespace(format!(
+            "Invalid database name: {name}"
+        )));
+    }
+    Ok(())
 }
 
 /// The argument of `Object.bsonsize(x)`, if the node is that call.

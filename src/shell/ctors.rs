@@ -36,6 +36,7 @@ const CONSTRUCTORS: &[&str] = &[
     "Code",
     "DBRef",
     "Number",
+    "MD5",
 ];
 
 pub(super) fn is_constructor(name: &str) -> bool {
@@ -56,7 +57,9 @@ pub(super) fn call(callee: &Node, args: &[Node], is_new: bool, ctx: &LowerCtx) -
             object, property, ..
         } => {
             if let NodeKind::Ident(ns) = &object.kind {
-                if !ctx.vars.contains_key(ns) && (ns == "Date" || ns == "ObjectId") {
+                if !ctx.vars.contains_key(ns)
+                    && matches!(ns.as_str(), "Date" | "ObjectId" | "Binary")
+                {
                     let vals = lower_args(args, ctx)?;
                     return static_fn(ns, property, &vals, ctx);
                 }
@@ -98,9 +101,18 @@ fn construct(name: &str, vals: &[Bson], is_new: bool, ctx: &LowerCtx) -> Result<
         "MaxKey" => Ok(Bson::MaxKey),
         "RegExp" => regexp(vals),
         "BSONRegExp" => bson_regexp(vals),
-        "Code" => match vals.first() {
-            Some(Bson::String(s)) => Ok(Bson::JavaScriptCode(s.clone())),
-            _ => Err(Error::bad_value("Code() expects a string")),
+        "Code" => code(vals),
+        "MD5" => match vals.first() {
+            Some(Bson::String(h)) => hex_bytes(h)
+                .filter(|b| b.len() == 16)
+                .map(|bytes| {
+                    Bson::Binary(Binary {
+                        subtype: BinarySubtype::Md5,
+                        bytes,
+                    })
+                })
+                .ok_or_else(|| Error::bad_value("MD5: the hash must be 32 hex digits")),
+            _ => Err(Error::bad_value("MD5: the hash must be a hex string")),
         },
         "DBRef" => dbref(vals),
         _ => Err(Error::failed_to_parse(format!(
@@ -126,8 +138,89 @@ fn static_fn(ns: &str, name: &str, vals: &[Bson], ctx: &LowerCtx) -> Result<Bson
             bytes[..4].copy_from_slice(&secs.to_be_bytes());
             Ok(Bson::ObjectId(ObjectId::from_bytes(bytes)))
         }
+        // mongosh 2.x prints binary data this way; the subtype defaults to 0.
+        ("Binary", "createFromBase64") => match vals.first() {
+            Some(Bson::String(b64)) => Ok(Bson::Binary(Binary {
+                subtype: binary_subtype(vals.get(1))?,
+                bytes: node_base64(b64),
+            })),
+            _ => Err(Error::bad_value(
+                "Binary.createFromBase64: the data must be a base64 string",
+            )),
+        },
+        ("Binary", "createFromHexString") => match vals.first() {
+            Some(Bson::String(h)) => Ok(Bson::Binary(Binary {
+                subtype: binary_subtype(vals.get(1))?,
+                bytes: node_hex(h),
+            })),
+            _ => Err(Error::bad_value(
+                "Binary.createFromHexString: the data must be a hex string",
+            )),
+        },
         _ => Err(Error::not_supported(format!("{ns}.{name}()"))),
     }
+}
+
+/// The optional subtype of `Binary.createFrom…` (0 when absent).
+fn binary_subtype(v: Option<&Bson>) -> Result<BinarySubtype> {
+    match v {
+        None | Some(Bson::Null | Bson::Undefined) => Ok(BinarySubtype::Generic),
+        some => subtype_arg(some),
+    }
+}
+
+/// `Code(code)` and `Code(code, scope)`.
+fn code(vals: &[Bson]) -> Result<Bson> {
+    let Some(Bson::String(code)) = vals.first() else {
+        return Err(Error::bad_value("Code() expects a string"));
+    };
+    match vals.get(1) {
+        None | Some(Bson::Null | Bson::Undefined) => Ok(Bson::JavaScriptCode(code.clone())),
+        Some(Bson::Document(scope)) => Ok(Bson::JavaScriptCodeWithScope(
+            bson::JavaScriptCodeWithScope {
+                code: code.clone(),
+                scope: scope.clone(),
+            },
+        )),
+        Some(_) => Err(Error::bad_value("Code(): the scope must be an object")),
+    }
+}
+
+/// Node's `Buffer.from(s, "base64")`, which mongosh's `BinData` and
+/// `Binary.createFromBase64` call: both alphabets, other characters skipped,
+/// decoding stops at `=`, and bits that do not fill a byte are dropped.
+fn node_base64(s: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for b in s.bytes() {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b'=' => break,
+            _ => continue,
+        };
+        acc = (acc << 6 | u32::from(v)) & 0xffff;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// Node's `Buffer.from(s, "hex")`: pairs of hex digits up to the first bad pair.
+fn node_hex(s: &str) -> Vec<u8> {
+    s.as_bytes()
+        .chunks_exact(2)
+        .map_while(|pair| {
+            let digit = |b: u8| (b as char).to_digit(16);
+            Some((digit(pair[0])? << 4 | digit(pair[1])?) as u8)
+        })
+        .collect()
 }
 
 /// Methods on constructed values that yield plain values.
@@ -378,11 +471,10 @@ fn bindata(vals: &[Bson]) -> Result<Bson> {
             "BinData: the data must be a base64 string",
         ));
     };
-    use crate::base64::{decode, Alphabet, Padding};
-    let cleaned: String = b64.chars().filter(|c| !c.is_whitespace()).collect();
-    let bytes = decode(Alphabet::Standard, Padding::Indifferent, cleaned.as_bytes())
-        .map_err(|e| Error::bad_value(format!("BinData: invalid base64: {e}")))?;
-    Ok(Bson::Binary(Binary { subtype, bytes }))
+    Ok(Bson::Binary(Binary {
+        subtype,
+        bytes: node_base64(b64),
+    }))
 }
 
 fn hex_bytes(s: &str) -> Option<Vec<u8>> {

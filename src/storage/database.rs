@@ -7,18 +7,65 @@ use bson::{Bson, Document};
 use std::cell::Cell;
 use std::rc::Rc;
 
-/// The server refuses arrays, regular expressions and undefined as `_id`.
+/// The server refuses arrays, regular expressions and undefined as `_id`, and
+/// `$`-prefixed field names anywhere inside it.
 fn check_new_id(id: &Bson) -> Result<()> {
     let bad = match id {
         Bson::Array(_) => "array",
         Bson::RegularExpression(_) => "regex",
         Bson::Undefined => "undefined",
+        Bson::Document(_) => return check_id_fields(id),
         _ => return Ok(()),
     };
     Err(Error::location(
         53,
         format!("The '_id' value cannot be of type {bad}"),
     ))
+}
+
+/// The server's storageValidEmbedded on an `_id` document: fields in order,
+/// depth first (so the same field is named), DBRefs aside; a loop, not recursion.
+fn check_id_fields(id: &Bson) -> Result<()> {
+    type Frame<'a> = (Vec<(Option<&'a str>, &'a Bson)>, bool, usize);
+    fn open(v: &Bson) -> Option<Frame<'_>> {
+        match v {
+            Bson::Document(d) => {
+                let dbref = d.keys().next().map(String::as_str) == Some("$ref")
+                    && matches!(d.get("$ref"), Some(Bson::String(_)))
+                    && d.keys().nth(1).map(String::as_str) == Some("$id");
+                let mut fields: Vec<_> = d.iter().map(|(k, v)| (Some(k.as_str()), v)).collect();
+                fields.reverse();
+                Some((fields, dbref, d.len()))
+            }
+            Bson::Array(items) => Some((
+                items.iter().rev().map(|v| (None, v)).collect(),
+                false,
+                items.len(),
+            )),
+            _ => None,
+        }
+    }
+    let mut frames: Vec<Frame> = Vec::new();
+    frames.extend(open(id));
+    while let Some((fields, dbref, total)) = frames.last_mut() {
+        let Some((key, v)) = fields.pop() else {
+            frames.pop();
+            continue;
+        };
+        if let Some(k) = key.filter(|k| k.starts_with('$')) {
+            // A DBRef keeps $ref and $id (its first two fields) and an optional string $db third.
+            let i = *total - fields.len() - 1;
+            let allowed =
+                *dbref && (i < 2 || (i == 2 && k == "$db" && matches!(v, Bson::String(_))));
+            if !allowed {
+                return Err(Error::dollar_prefixed_field_name(format!(
+                    "_id fields may not contain '$'-prefixed fields: {k} is not valid for storage."
+                )));
+            }
+        }
+        frames.extend(open(v));
+    }
+    Ok(())
 }
 
 /// `E11000 duplicate key error collection: test.trades index: _id_ dup key: { _id: "x" }`

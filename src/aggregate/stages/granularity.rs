@@ -2,8 +2,10 @@
 //! number series (Renard, E, 1-2-5) or powers of two, as MongoDB's
 //! granularity rounders do (granularity_rounder_*.cpp).
 use crate::error::{Error, Result};
+use crate::expr::ops::decimal::{div, mul, pow};
 use crate::text::shell::type_name;
-use crate::value::numeric::to_f64;
+use crate::value::numeric::{dec_bson, dec_to_f64, decode_decimal, f64_to_dec15, to_f64, Dec};
+use bigdecimal::BigDecimal;
 use bson::Bson;
 
 const R5: &[f64] = &[10., 16., 25., 40., 63.];
@@ -126,6 +128,9 @@ impl Granularity {
         if x == 0.0 {
             return v.clone();
         }
+        if let Bson::Decimal128(d) = v {
+            return dec_bson(&self.round_decimal(&decode_decimal(d), true));
+        }
         match self {
             Granularity::Series(s) => Bson::Double(series_up(s, x)),
             Granularity::PowersOfTwo => {
@@ -146,6 +151,9 @@ impl Granularity {
         if x == 0.0 {
             return v.clone();
         }
+        if let Bson::Decimal128(d) = v {
+            return dec_bson(&self.round_decimal(&decode_decimal(d), false));
+        }
         match self {
             Granularity::Series(s) => Bson::Double(series_down(s, x)),
             Granularity::PowersOfTwo => {
@@ -165,6 +173,92 @@ impl Granularity {
             }
         }
     }
+}
+
+impl Granularity {
+    /// A Decimal128 rounds in decimal arithmetic and stays a decimal, as the
+    /// server's rounders do: the series as `Decimal128(double)` (15 digits),
+    /// scaled by powers of ten; powers of two as `$pow: [2, Decimal128(exp)]`.
+    fn round_decimal(&self, x: &Dec, up: bool) -> Dec {
+        let Dec::Finite(value) = x else {
+            return x.clone();
+        };
+        match self {
+            Granularity::Series(s) => {
+                let series: Vec<Dec> = s.iter().map(|v| f64_to_dec15(*v)).collect();
+                if up {
+                    series_up_dec(&series, value)
+                } else {
+                    series_down_dec(&series, value)
+                }
+            }
+            Granularity::PowersOfTwo => {
+                let log = dec_to_f64(x).log2();
+                let exp = if up {
+                    log.floor() + 1.0
+                } else {
+                    log.ceil() - 1.0
+                };
+                pow(
+                    &Dec::Finite(BigDecimal::from(2)),
+                    &Dec::Finite(BigDecimal::from(exp as i32)),
+                )
+            }
+        }
+    }
+}
+
+/// A product's value (the operands here are finite).
+fn finite(d: Dec) -> BigDecimal {
+    match d {
+        Dec::Finite(b) => b,
+        _ => BigDecimal::from(0),
+    }
+}
+
+fn ten() -> Dec {
+    Dec::Finite(BigDecimal::from(10))
+}
+
+/// `series_up` in decimal arithmetic (granularity_rounder_preferred_numbers.cpp).
+fn series_up_dec(s: &[Dec], x: &BigDecimal) -> Dec {
+    let (first, last) = (&s[0], &s[s.len() - 1]);
+    let mut m = Dec::Finite(BigDecimal::from(1));
+    while *x >= finite(mul(last, &m)) {
+        m = mul(&m, &ten());
+    }
+    while *x < finite(mul(first, &m)) {
+        let previous_min = mul(first, &m);
+        m = div(&m, &ten());
+        if *x >= finite(mul(last, &m)) {
+            return previous_min;
+        }
+    }
+    s.iter()
+        .map(|v| mul(v, &m))
+        .find(|v| matches!(v, Dec::Finite(b) if x < b))
+        .unwrap_or_else(|| mul(last, &m))
+}
+
+/// `series_down` in decimal arithmetic.
+fn series_down_dec(s: &[Dec], x: &BigDecimal) -> Dec {
+    let (first, last) = (&s[0], &s[s.len() - 1]);
+    let mut m = Dec::Finite(BigDecimal::from(1));
+    while *x <= finite(mul(first, &m)) {
+        m = div(&m, &ten());
+    }
+    while *x > finite(mul(last, &m)) {
+        let previous_max = mul(last, &m);
+        m = mul(&m, &ten());
+        if *x <= finite(mul(first, &m)) {
+            return previous_max;
+        }
+    }
+    let i = s
+        .iter()
+        .position(|v| finite(mul(v, &m)) >= *x)
+        .unwrap_or(s.len());
+    mul(&s[i.saturating_sub(1)], &m)
 }
 
 /// `$pow: [2, exp]`: an integer for non-negative exponents, else a double.

@@ -6,6 +6,7 @@ use super::exec::{self, Target};
 use super::options;
 use super::update::check_update_argument;
 use crate::error::{Error, Result};
+use crate::query::sort::SortSpec;
 use crate::query::Filter;
 use crate::text::shell::type_name;
 use crate::update::Update;
@@ -35,7 +36,10 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
     if ops.is_empty() {
         return Err(crate::engine::insert::empty_batch().at(arg.span));
     }
-    let ordered = match call.doc_arg(1, "options")?.and_then(|o| o.get("ordered")) {
+    let bulk_opts = call.doc_arg(1, "options")?;
+    // `let` variables are the whole command's: every operation sees them.
+    let lets = options::parse_let(bulk_opts, &session.run).map_err(|e| e.at(call.span))?;
+    let ordered = match bulk_opts.and_then(|o| o.get("ordered")) {
         None | Some(Bson::Null | Bson::Undefined) => true,
         Some(Bson::Boolean(b)) => *b,
         Some(v) => {
@@ -53,7 +57,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
     let mut totals = Totals::default();
     let mut first_error = None;
     for (i, op) in ops.iter().enumerate() {
-        if let Err(e) = run_op(session, coll, i, op, &mut totals) {
+        if let Err(e) = run_op(session, coll, i, op, &lets, &mut totals) {
             first_error.get_or_insert(e);
             if ordered {
                 break;
@@ -123,8 +127,14 @@ fn run_op(
     coll: &str,
     i: usize,
     op: &Bson,
+    lets: &[(String, Bson)],
     totals: &mut Totals,
 ) -> Result<()> {
+    let op_opts = |spec: &Document, session: &Session| -> Result<options::Opts> {
+        let mut opts = options::parse(Some(spec), &session.run)?;
+        opts.lets.extend(lets.iter().cloned());
+        Ok(opts)
+    };
     let (name, spec) = check_op(i, op)?;
     let key = i.to_string();
     match name {
@@ -144,15 +154,21 @@ fn run_op(
             let update = field(spec, name, if replace { "replacement" } else { "update" })?;
             check_update_argument(replace, update)?;
             let filter = filter_of(spec, name)?;
-            let opts = options::parse(Some(spec), &session.run)?;
+            let opts = op_opts(spec, session)?;
             let ctx = opts.compile_ctx();
             let filter = Filter::compile(&filter, &ctx)?;
             let update = Update::compile(update, opts.array_filters.as_deref(), &ctx)?;
+            let multi = name == "updateMany";
+            // updateOne and replaceOne models take a sort since MongoDB 8.0, as the methods do.
+            let sort = match (&opts.sort, multi) {
+                (Some(s), false) => Some(SortSpec::compile(s)?),
+                _ => None,
+            };
             let scope = opts.scope(&session.run);
             let target = Target {
                 filter: &filter,
-                sort: None,
-                multi: name == "updateMany",
+                sort: sort.as_ref(),
+                multi,
                 command: "update",
             };
             let w = exec::update(session.db, coll, &target, &update, opts.upsert, false, &scope)?;
@@ -165,7 +181,7 @@ fn run_op(
         }
         "deleteOne" | "deleteMany" => {
             let filter = filter_of(spec, name)?;
-            let opts = options::parse(Some(spec), &session.run)?;
+            let opts = op_opts(spec, session)?;
             let filter = Filter::compile(&filter, &opts.compile_ctx())?;
             let scope = opts.scope(&session.run);
             let target = Target {

@@ -107,20 +107,32 @@ pub fn parse(d: Option<&Document>, run: &crate::context::RunCtx) -> Result<Opts>
     } else {
         truthy_opt(d, "new").unwrap_or(false)
     };
-    if let Some(lets) = doc_opt(d, "let")? {
-        let scope = Scope::new(run);
-        let empty = Document::new();
-        for (name, value) in &lets {
-            let ctx = CompileCtx {
-                variables: o.lets.iter().map(|(n, _)| n.clone()).collect(),
-            };
-            let v = Expr::compile(value, &ctx)?
-                .evaluate(&empty, &scope)?
-                .unwrap_or(Bson::Undefined);
-            o.lets.push((name.clone(), v));
-        }
-    }
+    o.lets = parse_let(Some(d), run)?;
     Ok(o)
+}
+
+/// The `let` option of an options document: each variable evaluated once,
+/// seeing the ones before it.
+pub fn parse_let(
+    d: Option<&Document>,
+    run: &crate::context::RunCtx,
+) -> Result<Vec<(String, Bson)>> {
+    let mut out: Vec<(String, Bson)> = Vec::new();
+    let Some(lets) = d.map(|d| doc_opt(d, "let")).transpose()?.flatten() else {
+        return Ok(out);
+    };
+    let scope = Scope::new(run);
+    let empty = Document::new();
+    for (name, value) in &lets {
+        let ctx = CompileCtx {
+            variables: out.iter().map(|(n, _)| n.clone()).collect(),
+        };
+        let v = Expr::compile(value, &ctx)?
+            .evaluate(&empty, &scope)?
+            .unwrap_or(Bson::Undefined);
+        out.push((name.clone(), v));
+    }
+    Ok(out)
 }
 
 impl Opts {

@@ -54,6 +54,13 @@ pub(crate) fn string_to_bin(s: &str, format: Option<&str>, subtype: u8) -> Resul
             "Failed to parse BinData '{s}' in $convert with no onError value: invalid {format} input"
         ))
     };
+    // The server (parseStringToBinData, 4341116 turned into a ConversionFailure):
+    // the uuid format and the UUID subtype go together, both ways.
+    if (format == "uuid") != (subtype == 4) {
+        return Err(failure(format!(
+            "Failed to parse BinData '{s}' in $convert with no onError value: Only the 'uuid' format is allowed with the UUID subtype"
+        )));
+    }
     let bytes = match format {
         "base64" | "auto" => {
             decode(Alphabet::Standard, Padding::Canonical, s.as_bytes()).map_err(|_| bad())?
@@ -66,14 +73,7 @@ pub(crate) fn string_to_bin(s: &str, format: Option<&str>, subtype: u8) -> Resul
         .map_err(|_| bad())?,
         "hex" => decode_hex(s).ok_or_else(bad)?,
         "utf8" => s.as_bytes().to_vec(),
-        _ => {
-            if subtype != 4 {
-                return Err(failure(
-                    "Only the UUID subtype (4) is allowed with the 'uuid' format",
-                ));
-            }
-            parse_uuid(s).ok_or_else(bad)?
-        }
+        _ => parse_uuid(s).ok_or_else(bad)?,
     };
     Ok(Bson::Binary(Binary {
         subtype: BinarySubtype::from(subtype),

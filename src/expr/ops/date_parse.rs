@@ -1,7 +1,7 @@
 //! Date strings → dates for `$dateFromString`, `$toDate` and `$convert`.
 //! Without a format MongoDB uses timelib's free-form parser; the playground
 //! accepts its common forms: ISO 8601 (`2017-02-08`, `2017-02-08T12:10:40.787Z`,
-//! space instead of `T`, offsets `±hh[:mm]`), `yyyy/mm/dd`, `mm/dd/yyyy` and
+//! space instead of `T`, offsets `±hh[:mm]`, zone names `EST`, `A`, `GMT+2`), `yyyy/mm/dd`, `mm/dd/yyyy` and
 //! month names (`Feb 8, 2017`, `8 February 2017`). With a format, the
 //! `$dateFromString` specifiers are parsed strictly.
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/dateFromString/
@@ -9,6 +9,7 @@ use super::date::{
     days_from_civil, days_from_iso, days_in_month, local_ms_from_parts, validate_format, Zone,
     FROM_STRING_SPECS, MS_PER_DAY,
 };
+use super::date_abbr::{zone_from_text, ZoneText};
 use crate::error::{Error, Result};
 use bson::DateTime;
 use regex_lite::Regex;
@@ -71,7 +72,7 @@ fn free_form_regexes() -> &'static [Regex] {
     static R: OnceLock<Vec<Regex>> = OnceLock::new();
     R.get_or_init(|| {
         let time = r"(?:[T ]+([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]+))?)?)?";
-        let zone = r"[\t\n\x0B\x0C\r ]*(Z|UTC|GMT|[+-][0-9]{2}(?::?[0-9]{2})?)?";
+        let zone = r"[\t\n\x0B\x0C\r ]*([a-z]+(?:[+-][0-9]{1,2}(?::?[0-9]{2})?)?|[+-][0-9]{2}(?::?[0-9]{2})?)?";
         // Constant patterns: compiled once; the order fixes the capture layout below.
         [
             r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})",
@@ -90,18 +91,19 @@ fn num(s: Option<regex_lite::Match>) -> Option<i64> {
     s.and_then(|m| m.as_str().parse().ok())
 }
 
-fn zone_of(z: Option<regex_lite::Match>) -> StrZone {
-    let Some(z) = z else { return StrZone::None };
-    let t = z.as_str();
-    match t.to_ascii_uppercase().as_str() {
-        "Z" | "UTC" | "GMT" => StrZone::Abbr(t.to_string(), 0),
-        _ => {
-            let sign = if t.starts_with('-') { -1 } else { 1 };
-            let digits: String = t[1..].chars().filter(char::is_ascii_digit).collect();
-            let h: i64 = digits.get(..2).and_then(|d| d.parse().ok()).unwrap_or(0);
-            let m: i64 = digits.get(2..4).and_then(|d| d.parse().ok()).unwrap_or(0);
-            StrZone::Offset(sign * (h * 3600 + m * 60))
-        }
+fn zone_of(s: &str, z: Option<regex_lite::Match>) -> Result<StrZone> {
+    let Some(z) = z else { return Ok(StrZone::None) };
+    zone_named(s, z.as_str())
+}
+
+fn zone_named(s: &str, t: &str) -> Result<StrZone> {
+    match zone_from_text(t) {
+        Some(ZoneText::Offset(o)) => Ok(StrZone::Offset(o)),
+        Some(ZoneText::Abbr(o)) => Ok(StrZone::Abbr(t.to_string(), o)),
+        None => Err(failure(
+            s,
+            "0: The timezone could not be found in the database",
+        )),
     }
 }
 
@@ -156,7 +158,7 @@ fn parse_free_form(s: &str) -> Result<(Fields, StrZone)> {
         {
             return Err(failure(s, "0: Unexpected data found."));
         }
-        return Ok((f, zone_of(c.get(8))));
+        return Ok((f, zone_of(s, c.get(8))?));
     }
     Err(failure(s, "0: Unexpected data found."))
 }
@@ -301,15 +303,34 @@ fn parse_with_format(s: &str, format: &str) -> Result<(Fields, StrZone)> {
                 f.month = Some(m.ok_or_else(|| fail(p0, "A textual month could not be found"))?);
             }
             'z' => {
+                // A zone name (timelib skips spaces before it): `GMT+02:00`, `CEST`, `A`.
+                let mut p = pos;
+                while input.get(p).is_some_and(|b| *b == b' ') {
+                    p += 1;
+                }
+                if input.get(p).is_some_and(u8::is_ascii_alphabetic) {
+                    let start = p;
+                    while input.get(p).is_some_and(u8::is_ascii_alphabetic) {
+                        p += 1;
+                    }
+                    if input.get(p).is_some_and(|b| *b == b'+' || *b == b'-') {
+                        p += 1;
+                        while input
+                            .get(p)
+                            .is_some_and(|b| b.is_ascii_digit() || *b == b':')
+                        {
+                            p += 1;
+                        }
+                    }
+                    let name = std::str::from_utf8(&input[start..p]).unwrap_or("");
+                    zone = zone_named(s, name)?;
+                    pos = p;
+                    continue;
+                }
                 let p0 = pos;
                 let sign = match input.get(pos) {
                     Some(b'+') => 1,
                     Some(b'-') => -1,
-                    Some(b'Z') => {
-                        pos += 1;
-                        zone = StrZone::Abbr("Z".into(), 0);
-                        continue;
-                    }
                     _ => return Err(fail(p0, "Unexpected data found.")),
                 };
                 pos += 1;

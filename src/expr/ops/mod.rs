@@ -9,6 +9,7 @@ mod boolean;
 mod comparison;
 mod conditional;
 pub(crate) mod date;
+mod date_abbr;
 mod date_arith;
 mod date_ops;
 pub(crate) mod date_parse;

@@ -12,32 +12,48 @@ pub(crate) fn c_merge_objects(n: &'static str, a: &Bson, c: &mut Compiler) -> Re
     Ok(call(n, merge_objects, c.args(a)?))
 }
 
+/// As the server's `ExpressionFromAccumulator`: one operand that evaluates
+/// to an array merges the array's elements; otherwise each operand is one input.
 fn merge_objects(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
     let mut out = Document::new();
-    for (i, a) in args.iter().enumerate() {
-        let v = cx.eval(a)?;
-        if nullish(&v) {
-            continue;
-        }
-        match v {
-            Some(Bson::Document(d)) => {
-                for (k, v) in d {
-                    out.insert(k, v);
+    if let [only] = args {
+        match cx.eval(only)? {
+            Some(Bson::Array(items)) => {
+                for (i, item) in items.into_iter().enumerate() {
+                    merge_into(&mut out, i, Some(item))?;
                 }
             }
-            other => {
-                return Err(err(
-                    40400,
-                    format!(
-                        "$mergeObjects requires object inputs, but input {} is of type {}",
-                        i,
-                        tname(&other)
-                    ),
-                ))
-            }
+            v => merge_into(&mut out, 0, v)?,
         }
+        return Ok(Some(Bson::Document(out)));
+    }
+    for (i, a) in args.iter().enumerate() {
+        let v = cx.eval(a)?;
+        merge_into(&mut out, i, v)?;
     }
     Ok(Some(Bson::Document(out)))
+}
+
+fn merge_into(out: &mut Document, i: usize, v: Value) -> Result<()> {
+    if nullish(&v) {
+        return Ok(());
+    }
+    match v {
+        Some(Bson::Document(d)) => {
+            for (k, v) in d {
+                out.insert(k, v);
+            }
+            Ok(())
+        }
+        other => Err(err(
+            40400,
+            format!(
+                "$mergeObjects requires object inputs, but input {} is of type {}",
+                i,
+                tname(&other)
+            ),
+        )),
+    }
 }
 
 #[derive(Debug)]

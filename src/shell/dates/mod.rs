@@ -5,9 +5,9 @@
 /// JavaScript's time value limit (±100,000,000 days).
 const MAX_TIME: f64 = 8.64e15;
 
-mod rfc2822;
+mod v8;
 
-use crate::value::calendar::{days_from_civil, days_in_month, MS_PER_DAY};
+use crate::value::calendar::{days_from_civil, MS_PER_DAY};
 
 /// JavaScript MakeDay/MakeTime/TimeClip: components may overflow (month 12 is
 /// next January); `None` for an invalid date.
@@ -110,9 +110,10 @@ fn assemble(
     ms: i64,
     zone_min: i64,
 ) -> Option<i64> {
+    // JavaScript's Date (which mongosh's ISODate calls) takes any day 1-31 and
+    // rolls over: 2021-02-29 is March 1st.
     let valid = (1..=12).contains(&mo)
-        && d >= 1
-        && d <= days_in_month(y, mo)
+        && (1..=31).contains(&d)
         && (h < 24 || (h == 24 && mi == 0 && s == 0 && ms == 0))
         && mi < 60
         && s < 60;
@@ -170,57 +171,9 @@ pub fn parse_isodate(s: &str) -> Option<i64> {
         .then_some(t)
 }
 
-/// JavaScript `Date.parse` for the ECMAScript date-time string format
-/// (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `±YYYYYY-…`, `THH:mm[:ss[.sss]]`, zone)
-/// plus the looser forms V8 accepts that mongosh users write (`2023-10-26 10:00`,
-/// RFC 2822). A time without a zone is local time, which here is UTC.
+/// JavaScript `Date.parse`, as V8 reads date strings (see `v8.rs`).
 pub fn parse_js_date(s: &str) -> Option<i64> {
-    let s = s.trim();
-    parse_es_format(s)
-        .or_else(|| parse_isodate(s))
-        .or_else(|| rfc2822::parse(s))
-}
-
-fn parse_es_format(s: &str) -> Option<i64> {
-    let mut c = Cur {
-        b: s.as_bytes(),
-        i: 0,
-    };
-    let y = if c.eat(b'+') {
-        c.digits(6)?
-    } else if c.eat(b'-') {
-        let y = c.digits(6)?;
-        if y == 0 {
-            return None; // -000000 is not allowed
-        }
-        -y
-    } else {
-        c.digits(4)?
-    };
-    let (mut mo, mut d) = (1, 1);
-    if c.eat(b'-') {
-        mo = c.digits(2)?;
-        if c.eat(b'-') {
-            d = c.digits(2)?;
-        }
-    }
-    let (mut h, mut mi, mut sec, mut ms, mut zone) = (0, 0, 0, 0, 0);
-    if c.eat(b'T') || c.eat(b't') {
-        h = c.digits(2)?;
-        if !c.eat(b':') {
-            return None;
-        }
-        mi = c.digits(2)?;
-        if c.eat(b':') {
-            sec = c.digits(2)?;
-            ms = c.fraction()?;
-        }
-        zone = c.zone()?.unwrap_or(0);
-    }
-    if !c.done() {
-        return None;
-    }
-    assemble(y, mo, d, h, mi, sec, ms, zone)
+    v8::parse(s)
 }
 
 #[cfg(test)]
@@ -241,9 +194,11 @@ mod tests {
             Some(1_698_925_390_000)
         );
         assert_eq!(parse_isodate("2023-10-26T15:47Z"), Some(T - 3434));
+        // As JavaScript's Date: day 30 of February is March 2nd.
+        assert_eq!(parse_isodate("2023-02-30"), parse_isodate("2023-03-02"));
         for bad in [
             "2023-13-01",
-            "2023-02-30",
+            "2023-02-32",
             "2023-10-26Z",
             "x",
             "2023-10-26T",
