@@ -4,6 +4,7 @@
 #![deny(clippy::unwrap_used)]
 
 pub mod aggregate;
+pub mod assist;
 pub mod base64;
 pub mod bench_api;
 pub mod budget;

@@ -13,7 +13,7 @@ mod stats;
 mod write;
 
 pub use answer::{Answer, View};
-pub use call::{Arg, Call, Chain, Receiver};
+pub use call::{decode_chain, Arg, Call, Chain, Receiver};
 pub use database::{duplicate_id_error, Collection, Database, DB_NAME};
 
 use crate::context::RunCtx;
