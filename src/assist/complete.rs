@@ -187,16 +187,14 @@ pub fn complete(script: &str, cursor: usize, summary: &Summary) -> Completion {
             }
             Mode::FieldOps => operators(Kind::Query, keyed, c),
             Mode::Stage => operators(Kind::Stage, keyed, c),
-            Mode::Group => {
-                if top.index == 0 {
-                    c.push(Candidate {
-                        label: "_id".into(),
-                        icon: "property",
-                        detail: "group key",
-                        info: "The expression documents are grouped by (null: one group).".into(),
-                        apply: (!keyed).then(|| "_id: ${}".into()),
-                    });
-                }
+            Mode::Group if top.index == 0 => {
+                c.push(Candidate {
+                    label: "_id".into(),
+                    icon: "property",
+                    detail: "group key",
+                    info: "The expression documents are grouped by (null: one group).".into(),
+                    apply: (!keyed).then(|| "_id: ${}".into()),
+                });
             }
             Mode::Accum => operators(Kind::Accumulator, keyed, c),
             Mode::Expr => operators(Kind::Expression, keyed, c),

@@ -107,7 +107,16 @@ pub fn place(text: &str, cursor: usize) -> Place {
             toks.pop();
         }
     }
-    let member = !word.quoted && matches!(toks.last(), Some((Tok::Punct("."), _, _)));
+    let mut member = !word.quoted && matches!(toks.last(), Some((Tok::Punct("."), _, _)));
+    // Inside brackets `address.ci` is one dotted field path being typed, not a member.
+    if member && open_brackets(&toks) {
+        while let [.., (Tok::Ident(name), start, _), (Tok::Punct("."), _, _)] = toks.as_slice() {
+            word.text = format!("{name}.{}", word.text);
+            word.from = *start;
+            toks.truncate(toks.len() - 2);
+        }
+        member = false;
+    }
     let mut frames: Vec<Frame> = Vec::new();
     let mut chain: Vec<String> = Vec::new();
     let mut prev_dot = false;
@@ -175,6 +184,19 @@ pub fn place(text: &str, cursor: usize) -> Place {
         member,
         word,
     }
+}
+
+/// Whether the tokens leave a bracket open.
+fn open_brackets(toks: &[(Tok, usize, usize)]) -> bool {
+    let mut depth: i64 = 0;
+    for (t, _, _) in toks {
+        match t {
+            Tok::Punct("{" | "[" | "(") => depth += 1,
+            Tok::Punct("}" | "]" | ")") => depth -= 1,
+            _ => {}
+        }
+    }
+    depth > 0
 }
 
 /// The collections a script names as `db.<name>.` (it may create them).

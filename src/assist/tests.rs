@@ -323,6 +323,9 @@ fn after_a_collection_its_methods_and_after_find_cursor_methods() {
 #[test]
 fn in_a_filter_operators_and_field_paths() {
     assert!(has("db.trades.find({ |", "buyer.name"));
+    let (l, word) = labels("db.trades.find({ buyer.na|");
+    assert_eq!(word, "buyer.na", "a dotted path being typed is one word");
+    assert!(l.contains(&"buyer.name".to_string()));
     assert!(has("db.trades.find({ $|", "$or"));
     assert!(!has("db.trades.find({ $|", "$gt"));
     assert!(has("db.trades.find({ qty: { $g|", "$gt"));

@@ -179,7 +179,7 @@ export function createEditor(parent, { doc, label, onChange, commands, assist, c
         EditorView.lineWrapping,
         syntaxHighlighting(highlight),
         lintGutter(),
-        ...(assist ? [autocompletion({ override: [engineCompletion(assist)] }), operatorHover(assist, card)] : []),
+        ...(assist ? [autocompletion({ override: [engineCompletion(assist)], icons: false }), operatorHover(assist, card)] : []),
         noteField,
         theme,
         EditorView.contentAttributes.of({ 'aria-label': label }),

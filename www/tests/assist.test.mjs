@@ -32,6 +32,8 @@ async function openPage() {
   const page = await browser.context.newPage();
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  // Each test starts from the default template, not from the last test's autosave.
+  await page.addInitScript(() => localStorage.clear());
   await page.goto(`${site.origin}/`);
   await page.waitForSelector('body[data-ready="true"]');
   return page;
@@ -58,7 +60,14 @@ const runs = (page) => page.evaluate(() => Number(document.body.dataset.runs || 
 async function accept(page, typed, label) {
   await page.keyboard.type(typed, { delay: 30 });
   const option = page.locator('.cm-tooltip-autocomplete li', { has: page.locator('.cm-completionLabel', { hasText: label }) });
-  await option.first().waitFor({ timeout: 10_000 });
+  try {
+    await option.first().waitFor({ timeout: 10_000 });
+  } catch (e) {
+    await page.screenshot({ path: join(artifacts, 'assist-failed.png') });
+    throw e;
+  }
+  // CodeMirror ignores keys for a moment after the list opens (interactionDelay), as a person would wait.
+  await page.waitForTimeout(200);
   const labels = await page.$$eval('.cm-tooltip-autocomplete .cm-completionLabel', (els) => els.map((e) => e.textContent));
   const at = labels.indexOf(label);
   assert.ok(at >= 0, `${label} offered among ${labels.join(', ')}`);
