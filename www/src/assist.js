@@ -11,6 +11,9 @@ export const TEXT = {
   workerName: 'mqlplay assist',
 };
 
+/** Every catalogue URL points into MongoDB's manual; nothing else is opened. */
+const MANUAL = 'https://www.mongodb.com/docs/manual/';
+
 /** Pause after the last keystroke before a pane is checked. */
 const CHECK_DELAY_MS = 300;
 /** A Database text this long is checked after a longer pause, and posted less often. */
@@ -109,11 +112,15 @@ export function docsCard(entries) {
     summary.textContent = e.summary;
     const syntax = document.createElement('code');
     syntax.textContent = e.syntax;
-    const link = document.createElement('a');
-    link.href = e.url;
-    link.target = '_blank';
-    link.rel = 'noopener noreferrer';
+    // A button, not a link: the page sets no href from data (see tests/hostile_links.test.mjs).
+    const link = document.createElement('button');
+    link.type = 'button';
+    link.className = 'cm-op-manual';
     link.textContent = TEXT.manualLink;
+    link.title = e.url;
+    link.addEventListener('click', () => {
+      if (e.url.startsWith(MANUAL)) window.open(e.url, '_blank', 'noopener,noreferrer');
+    });
     box.append(head, summary, syntax, link);
   }
   return box;

@@ -46,7 +46,10 @@ const theme = EditorView.theme({
   '.cm-lint-marker-error': { borderRadius: '50%', backgroundColor: 'var(--danger)' },
   '.cm-op-docs': { padding: '6px 8px', maxWidth: '28em', fontFamily: 'var(--sans)', fontSize: '12.5px', display: 'grid', gap: '4px' },
   '.cm-op-docs code': { fontFamily: 'var(--mono)', fontSize: '12px', whiteSpace: 'pre-wrap' },
-  '.cm-op-docs a': { color: 'var(--accent)' },
+  '.cm-op-manual': {
+    justifySelf: 'start', padding: '0', border: 'none', background: 'none', cursor: 'pointer',
+    color: 'var(--accent)', textDecoration: 'underline', font: 'inherit',
+  },
   '.cm-op-kind': { color: 'var(--muted)' },
   '.cm-error-note': {
     color: 'var(--danger)', backgroundColor: 'var(--danger-bg)', borderRadius: '3px',

@@ -150,7 +150,8 @@ test('hovering an operator shows its summary, syntax and manual link', async () 
   const card = page.locator('.cm-op-docs');
   await card.waitFor({ timeout: 10_000 });
   assert.match(await card.textContent(), /Groups by an expression and counts/);
-  assert.equal(await card.locator('a').getAttribute('href'), 'https://www.mongodb.com/docs/manual/reference/operator/aggregation/sortByCount/');
+  assert.equal(await card.locator('.cm-op-manual').getAttribute('title'), 'https://www.mongodb.com/docs/manual/reference/operator/aggregation/sortByCount/');
+  await page.screenshot({ path: join(artifacts, 'assist-05-hover.png') });
   await page.close();
 });
 
