@@ -27,6 +27,9 @@ enum Mode {
     FieldKeys,
     Facet,
     Lookup,
+    /// An update's options: `arrayFilters` takes filters on the identifiers.
+    Options,
+    ArrayFilters,
 }
 
 /// One candidate.
@@ -79,6 +82,7 @@ fn child(mode: Mode, f: &Frame, open: Open) -> Mode {
                 ("find" | "findOne", 1, Open::Brace) => Mode::FieldKeys,
                 (m, 1, Open::Brace) if UPDATE_METHODS.contains(&m) => Mode::Update,
                 (m, 1, Open::Bracket) if UPDATE_METHODS.contains(&m) => Mode::Pipeline,
+                (m, 2, Open::Brace) if UPDATE_METHODS.contains(&m) => Mode::Options,
                 ("aggregate", _, Open::Bracket) => Mode::Pipeline,
                 ("aggregate", _, Open::Brace) => Mode::Stage,
                 ("sort" | "createIndex" | "projection", _, Open::Brace) => Mode::FieldKeys,
@@ -128,6 +132,8 @@ fn child(mode: Mode, f: &Frame, open: Open) -> Mode {
         }
         (Mode::Expr, Open::Bracket) => Mode::Expr,
         (Mode::Update, Open::Brace) => Mode::UpdateFields,
+        (Mode::Options, Open::Brace) if key == "arrayFilters" => Mode::ArrayFilters,
+        (Mode::ArrayFilters, Open::Bracket) => Mode::ArrayFilters,
         _ => Mode::None,
     }
 }
@@ -207,6 +213,10 @@ pub fn complete(script: &str, cursor: usize, summary: &Summary) -> Completion {
             }
             Mode::Update => operators(Kind::Update, keyed, c),
             Mode::UpdateFields | Mode::FieldKeys => field_keys(fields, keyed, true, c),
+            Mode::ArrayFilters => {
+                let ids = super::context::array_filter_ids(script);
+                field_keys(&ids, keyed, true, c);
+            }
             _ => {}
         }
         return out;
@@ -339,6 +349,11 @@ fn variables(place: &Place, c: &mut Vec<Candidate>) {
                         vars.push((name.clone(), "The element being processed (as)."))
                     }
                     None => vars.push(("this".into(), "The element being processed.")),
+                }
+            }
+            Some("$let" | "$lookup") => {
+                for name in inner.map_or(&[][..], |g| g.bound.as_slice()) {
+                    vars.push((name.clone(), "A variable bound by let."));
                 }
             }
             Some("$reduce") => {

@@ -29,6 +29,10 @@ pub struct Frame {
     pub index: usize,
     /// Brace: keys seen with a string value (`as: "item"`).
     pub strings: Vec<(String, String)>,
+    /// Brace: every key seen so far.
+    pub keys: Vec<String>,
+    /// Brace: the names a closed `vars: {…}` or `let: {…}` bound.
+    pub bound: Vec<String>,
 }
 
 /// The word at the cursor.
@@ -61,6 +65,8 @@ impl Frame {
             chain: Vec::new(),
             index: 0,
             strings: Vec::new(),
+            keys: Vec::new(),
+            bound: Vec::new(),
         }
     }
 }
@@ -145,6 +151,13 @@ pub fn place(text: &str, cursor: usize) -> Place {
             }
             (Tok::Punct("}" | "]" | ")"), _) => {
                 let closed = frames.pop();
+                if let (Some(c), Some(parent)) = (&closed, frames.last_mut()) {
+                    if c.open == Open::Brace
+                        && matches!(parent.key.as_deref(), Some("vars" | "let"))
+                    {
+                        parent.bound.extend(c.keys.iter().cloned());
+                    }
+                }
                 if frames.is_empty() && closed.is_some_and(|f| f.open == Open::Paren) {
                     chain.push("()".to_string());
                 }
@@ -156,7 +169,8 @@ pub fn place(text: &str, cursor: usize) -> Place {
             }
             (Tok::Punct(":"), Some(f)) if f.open == Open::Brace => f.after_colon = true,
             (Tok::Ident(name), Some(f)) if f.open == Open::Brace && !f.after_colon => {
-                f.key = Some((*name).to_string())
+                f.key = Some((*name).to_string());
+                f.keys.push((*name).to_string());
             }
             (Tok::Str(s), Some(f)) if f.open == Open::Brace => {
                 if f.after_colon {
@@ -165,6 +179,7 @@ pub fn place(text: &str, cursor: usize) -> Place {
                     }
                 } else {
                     f.key = Some(s.to_string());
+                    f.keys.push(s.to_string());
                 }
             }
             (Tok::Punct(";"), None) => chain.clear(),
@@ -218,6 +233,21 @@ pub fn named_collections(text: &str) -> Vec<String> {
             }
         }
         last = [last[1].take(), last[2].take(), Some(tok)];
+    }
+    out
+}
+
+/// The array filter identifiers a script uses (`elem` of `"grades.$[elem].mean"`).
+pub fn array_filter_ids(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, _) in text.match_indices("$[") {
+        let rest = &text[i + 2..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if end > 0 && rest[end..].starts_with(']') && !out.iter().any(|o| o == &rest[..end]) {
+            out.push(rest[..end].to_string());
+        }
     }
     out
 }
