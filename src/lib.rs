@@ -15,10 +15,11 @@
 //! - updates: update
 //! - execution: engine
 //! - facade: lib
-//! - adapters: page, tutorial, bench_api, wasm, wasm_bench
+//! - adapters: page, tutorial, assist, bench_api, wasm, wasm_bench
 #![deny(clippy::unwrap_used)]
 
 pub mod aggregate;
+pub mod assist;
 pub mod base64;
 pub mod bench_api;
 pub mod budget;

@@ -143,3 +143,42 @@ pub fn decode_link(fragment: &str) -> Result<JsValue, JsError> {
     };
     to_js(&json)
 }
+
+thread_local! {
+    static ASSIST: RefCell<crate::assist::Summary> = RefCell::new(crate::assist::Summary::default());
+}
+
+/// Editor assistance (see `crate::assist`): read the Database pane, keep what
+/// completion needs of it, and answer its diagnostics as JSON text
+/// `[{from, to, message, code, codeName}]` (UTF-16 offsets).
+#[wasm_bindgen]
+pub fn assist_database(db: &str) -> String {
+    let (errors, summary) = crate::assist::check_database(db);
+    ASSIST.with(|s| *s.borrow_mut() = summary);
+    crate::json::to_string(&crate::assist::diagnostics_json(&errors, db))
+}
+
+/// Compile every statement of the script without running it: its diagnostics as [`assist_database`]'s.
+#[wasm_bindgen]
+pub fn assist_script(script: &str) -> String {
+    let errors = crate::assist::check_script(script);
+    crate::json::to_string(&crate::assist::diagnostics_json(&errors, script))
+}
+
+/// Completion at a UTF-16 cursor: JSON text `{from, to, options}`.
+#[wasm_bindgen]
+pub fn assist_complete(script: &str, cursor: f64) -> String {
+    ASSIST.with(|s| {
+        crate::json::to_string(&crate::assist::completion_json(
+            script,
+            cursor as usize,
+            &s.borrow(),
+        ))
+    })
+}
+
+/// An operator's catalogue entries, for hover docs: `[{name, kind, summary, syntax, url}]`.
+#[wasm_bindgen]
+pub fn operator_docs(name: &str) -> Result<JsValue, JsError> {
+    to_js(&crate::assist::docs_json(name))
+}

@@ -14,7 +14,7 @@ mod write;
 use crate::storage::DB_NAME;
 pub use crate::storage::{Collection, Database};
 pub use answer::{Answer, View};
-pub use call::{Arg, Call, Chain, Receiver};
+pub use call::{decode_chain, Arg, Call, Chain, Receiver};
 
 use crate::context::RunCtx;
 use crate::error::{Error, Result, Span};

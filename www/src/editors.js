@@ -1,7 +1,8 @@
 // CodeMirror 6 editors for the Database and Query panes, with error marks:
 // a lint diagnostic (underline, gutter, tooltip) plus the message at the line's end.
 import { basicSetup } from 'codemirror';
-import { EditorView, keymap, Decoration, WidgetType } from '@codemirror/view';
+import { EditorView, keymap, Decoration, WidgetType, hoverTooltip } from '@codemirror/view';
+import { autocompletion, snippet } from '@codemirror/autocomplete';
 import { EditorState, StateField, StateEffect, Prec } from '@codemirror/state';
 import { indentWithTab } from '@codemirror/commands';
 import { javascript } from '@codemirror/lang-javascript';
@@ -43,6 +44,13 @@ const theme = EditorView.theme({
   },
   '.cm-lint-marker': { content: 'normal', width: '0.7em', height: '0.7em', margin: '0.35em 0 0 0.2em' },
   '.cm-lint-marker-error': { borderRadius: '50%', backgroundColor: 'var(--danger)' },
+  '.cm-op-docs': { padding: '6px 8px', maxWidth: '28em', fontFamily: 'var(--sans)', fontSize: '12.5px', display: 'grid', gap: '4px' },
+  '.cm-op-docs code': { fontFamily: 'var(--mono)', fontSize: '12px', whiteSpace: 'pre-wrap' },
+  '.cm-op-manual': {
+    justifySelf: 'start', padding: '0', border: 'none', background: 'none', cursor: 'pointer',
+    color: 'var(--accent)', textDecoration: 'underline', font: 'inherit',
+  },
+  '.cm-op-kind': { color: 'var(--muted)' },
   '.cm-error-note': {
     color: 'var(--danger)', backgroundColor: 'var(--danger-bg)', borderRadius: '3px',
     padding: '0 6px', marginLeft: '12px', fontFamily: 'var(--sans)', fontSize: '12px', whiteSpace: 'pre-wrap',
@@ -81,11 +89,87 @@ const noteField = StateField.define({
   provide: (f) => EditorView.decorations.from(f),
 });
 
+/** Completion from the engine (`assist.complete`): each option's skeleton becomes a snippet. */
+function engineCompletion(assist) {
+  return async (context) => {
+    const before = context.state.sliceDoc(Math.max(0, context.pos - 1), context.pos);
+    if (!context.explicit && !/[\w$."']/.test(before)) return null;
+    const res = await assist.complete(context.state.doc.toString(), context.pos);
+    if (!res || context.aborted || !res.options.length) return null;
+    return {
+      from: res.from,
+      to: res.to,
+      options: res.options.map((o) => ({
+        label: o.label, type: o.type, detail: o.detail, info: o.info || undefined,
+        apply: o.apply ? snippet(o.apply) : undefined,
+      })),
+      validFor: /^[\w$.]*$/,
+    };
+  };
+}
+
+/** Hover over an operator (`$group`): its summary, syntax and manual link. */
+function operatorHover(assist, card) {
+  return hoverTooltip(async (view, pos) => {
+    const line = view.state.doc.lineAt(pos);
+    const at = pos - line.from;
+    for (const m of line.text.matchAll(/\$[A-Za-z][A-Za-z0-9]*/g)) {
+      if (at < m.index || at > m.index + m[0].length) continue;
+      if (m.index > 0 && line.text[m.index - 1] === '$') return null; // a $$variable
+      const entries = await assist.docs(m[0]);
+      if (!entries?.length) return null;
+      return { pos: line.from + m.index, end: line.from + m.index + m[0].length, above: true, create: () => ({ dom: card(entries) }) };
+    }
+    return null;
+  });
+}
+
+// Each editor's marks: the last run's error and the last check's diagnostics, shown together.
+const marks = new WeakMap();
+
+function showMarks(view) {
+  const m = marks.get(view) ?? { run: [], check: [] };
+  const len = view.state.doc.length;
+  const seen = new Set();
+  const all = [];
+  // A run's mark holds only while the text is the one that ran; after an edit the check speaks.
+  const run = m.runDoc === view.state.doc ? m.run : [];
+  for (const d of [...run, ...m.check]) {
+    const from = Math.min(d.from, len);
+    const to = Math.min(Math.max(d.to, from), len);
+    const key = `${from}:${to}:${d.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    all.push({ ...d, from, to });
+  }
+  return setDiagnostics(view.state, all);
+}
+
+/** The engine's check of this pane: `[{from, to, message}]` with UTF-16 offsets. */
+export function showCheck(view, diagnostics) {
+  const m = marks.get(view) ?? { run: [], check: [] };
+  m.check = diagnostics.map((d) => widen(view, d.from, d.to, d.message));
+  marks.set(view, m);
+  view.dispatch(showMarks(view));
+}
+
+function widen(view, start, end, message) {
+  const len = view.state.doc.length;
+  let from = Math.max(0, Math.min(start ?? 0, len));
+  let to = Math.max(from, Math.min(end ?? from, len));
+  if (to === from) {
+    // An empty span (end of input): widen to one character so the underline shows.
+    if (to < len) to += 1; else if (from > 0) from -= 1;
+  }
+  return { from, to, severity: 'error', message };
+}
+
 /**
  * Create an editor. `onChange(text)` fires on edits; `commands` maps extra
- * keys (Mod-Enter to run and so on) with the highest precedence.
+ * keys (Mod-Enter to run and so on) with the highest precedence; `assist`
+ * (optional, see assist.js) completes and describes operators.
  */
-export function createEditor(parent, { doc, label, onChange, commands }) {
+export function createEditor(parent, { doc, label, onChange, commands, assist, card }) {
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -98,6 +182,7 @@ export function createEditor(parent, { doc, label, onChange, commands }) {
         EditorView.lineWrapping,
         syntaxHighlighting(highlight),
         lintGutter(),
+        ...(assist ? [autocompletion({ override: [engineCompletion(assist)], icons: false }), operatorHover(assist, card)] : []),
         noteField,
         theme,
         EditorView.contentAttributes.of({ 'aria-label': label }),
@@ -121,19 +206,17 @@ export function setText(view, text) {
 
 /** Mark an error at UTF-16 offsets [start, end) (CodeMirror counts UTF-16 too). */
 export function showError(view, { start, end, message }) {
-  const len = view.state.doc.length;
-  let from = Math.max(0, Math.min(start ?? 0, len));
-  let to = Math.max(from, Math.min(end ?? from, len));
-  if (to === from) {
-    // An empty span (end of input): widen to one character so the underline shows.
-    if (to < len) to += 1; else if (from > 0) from -= 1;
-  }
-  view.dispatch(
-    setDiagnostics(view.state, [{ from, to, severity: 'error', message }]),
-    { effects: setNote.of({ pos: from, text: message }) },
-  );
+  const d = widen(view, start, end, message);
+  const m = marks.get(view) ?? { run: [], check: [] };
+  m.run = [d];
+  m.runDoc = view.state.doc;
+  marks.set(view, m);
+  view.dispatch(showMarks(view), { effects: setNote.of({ pos: d.from, text: message }) });
 }
 
 export function clearError(view) {
-  view.dispatch(setDiagnostics(view.state, []), { effects: setNote.of(null) });
+  const m = marks.get(view) ?? { run: [], check: [] };
+  m.run = [];
+  marks.set(view, m);
+  view.dispatch(showMarks(view), { effects: setNote.of(null) });
 }

@@ -1,6 +1,7 @@
 // mqlplay's page: wires the editors, the engine worker, the result pane,
 // share links, autosave, templates, theme and dialogs together.
-import { createEditor, getText, setText, showError, clearError } from './editors.js';
+import { createEditor, getText, setText, showError, clearError, showCheck } from './editors.js';
+import { Assistant, docsCard } from './assist.js';
 import { getRunner, takeEarlyRun, loadEngine, format, encodeLink, decodeLink, TIME_LIMIT_MS } from './engine.js';
 import { state, restoreSaved, saveState, runJob, isLink, VIEWS } from './state.js';
 import { renderRun, renderMessage, errorText } from './results.js';
@@ -51,6 +52,8 @@ const commands = [
 
 let dbView;
 let scriptView;
+// Diagnostics while typing and completion (assist.js).
+const assistant = new Assistant((pane, diags) => showCheck(pane === 'db' ? dbView : scriptView, diags));
 
 function createEditors() {
 
@@ -58,14 +61,18 @@ function createEditors() {
     doc: state.db,
     label: 'Database configuration',
     commands,
-    onChange: (text) => { state.db = text; save(); },
+    onChange: (text) => { state.db = text; save(); assistant.changed('db', text); },
   });
   scriptView = createEditor($('query-editor'), {
     doc: state.script,
     label: 'Query script',
     commands,
-    onChange: (text) => { state.script = text; save(); },
+    assist: assistant,
+    card: docsCard,
+    onChange: (text) => { state.script = text; save(); assistant.changed('script', text); },
   });
+  assistant.changed('db', state.db);
+  assistant.changed('script', state.script);
 }
 
 function setEditors(db, script) {

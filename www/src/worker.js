@@ -1,6 +1,7 @@
 // The engine's thread: runs scripts so the page never freezes. The page may
 // terminate this worker at any time (Stop, time limit, a trap) and start a new one.
 import init, { run_page, statements, check_step } from '../pkg/mqlplay.js';
+import { handleAssist } from './assist_worker.js';
 
 // Runs wait for the engine whichever message arrives first.
 let gotModule;
@@ -21,6 +22,15 @@ self.onmessage = async (event) => {
       if (msg.type === 'compile') self.postMessage({ type: 'module', module });
     } catch (e) {
       self.postMessage({ type: 'crash', id: null, message: `the engine did not load: ${e && e.message || e}` });
+    }
+    return;
+  }
+  if (msg.type.startsWith('assist-')) {
+    try {
+      await ready;
+      handleAssist(msg);
+    } catch (e) {
+      self.postMessage({ type: 'assist-crash', message: String(e && e.message || e) });
     }
     return;
   }

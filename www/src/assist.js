@@ -1,0 +1,127 @@
+// Editor assistance on the page's side: the engine checks both panes a short
+// pause after typing (diagnostics without Run), completes from the text and
+// the cursor, and describes operators on hover. All of it runs in a worker of
+// its own (see assist_worker.js), so a long run never delays it and it never
+// delays typing.
+import { engineModule, operatorDocs } from './engine.js';
+
+/** Every page string of this module (a later issue moves them to per-language catalogues). */
+export const TEXT = {
+  manualLink: 'MongoDB manual',
+  workerName: 'mqlplay assist',
+};
+
+/** Every catalogue URL points into MongoDB's manual; nothing else is opened. */
+const MANUAL = 'https://www.mongodb.com/docs/manual/';
+
+/** Pause after the last keystroke before a pane is checked. */
+const CHECK_DELAY_MS = 300;
+/** A Database text this long is checked after a longer pause, and posted less often. */
+const LARGE_TEXT = 1_000_000;
+const LARGE_DELAY_MS = 1500;
+
+export class Assistant {
+  /** `onDiagnostics(pane, diagnostics)`: `pane` is 'db' or 'script'; offsets are UTF-16. */
+  constructor(onDiagnostics) {
+    this.onDiagnostics = onDiagnostics;
+    this.worker = null;
+    this.version = { db: 0, script: 0 };
+    this.completions = new Map();
+    this.nextId = 1;
+    this.dbTimer = 0;
+    this.lastCheckMs = { db: 0, script: 0 };
+  }
+
+  start() {
+    if (this.worker) return;
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: TEXT.workerName });
+    this.worker = worker;
+    worker.onmessage = (e) => this.message(e.data);
+    worker.onerror = (e) => { e.preventDefault(); this.restart(); };
+    engineModule().then((module) => worker.postMessage({ type: 'init', module }));
+  }
+
+  /** The worker trapped or failed: answer what waits with nothing and start afresh. */
+  restart() {
+    this.worker?.terminate();
+    this.worker = null;
+    for (const resolve of this.completions.values()) resolve(null);
+    this.completions.clear();
+    this.start();
+  }
+
+  message(msg) {
+    if (msg.type === 'assist-diagnostics') {
+      // A newer text is on its way: its check will answer.
+      if (msg.version !== this.version[msg.pane]) return;
+      this.lastCheckMs[msg.pane] = msg.ms;
+      this.onDiagnostics(msg.pane, JSON.parse(msg.json));
+    } else if (msg.type === 'assist-completion') {
+      const resolve = this.completions.get(msg.id);
+      this.completions.delete(msg.id);
+      resolve?.(JSON.parse(msg.json));
+    } else if (msg.type === 'assist-crash') {
+      this.restart();
+    }
+  }
+
+  /** A pane's text changed (or was loaded): check it after a pause. */
+  changed(pane, text) {
+    this.start();
+    const version = ++this.version[pane];
+    const large = text.length > LARGE_TEXT;
+    const post = () => this.worker?.postMessage({
+      type: 'assist-check', pane, version, text, delay: large ? LARGE_DELAY_MS : CHECK_DELAY_MS,
+    });
+    if (pane !== 'db') return post();
+    // A large Database text is not even copied to the worker on every keystroke.
+    clearTimeout(this.dbTimer);
+    if (large) this.dbTimer = setTimeout(post, LARGE_DELAY_MS);
+    else post();
+  }
+
+  /** Candidates at a UTF-16 cursor: `{from, to, options}`, or null. */
+  complete(text, cursor) {
+    this.start();
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.completions.set(id, resolve);
+      this.worker.postMessage({ type: 'assist-complete', id, text, cursor });
+    });
+  }
+
+  /** Catalogue entries for an operator name (hover docs). */
+  docs(name) {
+    return operatorDocs(name);
+  }
+}
+
+/** The hover card of an operator: text nodes only, one link to its manual page. */
+export function docsCard(entries) {
+  const box = document.createElement('div');
+  box.className = 'cm-op-docs';
+  for (const e of entries) {
+    const head = document.createElement('div');
+    const name = document.createElement('strong');
+    name.textContent = e.name;
+    const kind = document.createElement('span');
+    kind.className = 'cm-op-kind';
+    kind.textContent = ` ${e.kind}`;
+    head.append(name, kind);
+    const summary = document.createElement('div');
+    summary.textContent = e.summary;
+    const syntax = document.createElement('code');
+    syntax.textContent = e.syntax;
+    // A button, not a link: the page sets no href from data (see tests/hostile_links.test.mjs).
+    const link = document.createElement('button');
+    link.type = 'button';
+    link.className = 'cm-op-manual';
+    link.textContent = TEXT.manualLink;
+    link.title = e.url;
+    link.addEventListener('click', () => {
+      if (e.url.startsWith(MANUAL)) window.open(e.url, '_blank', 'noopener,noreferrer');
+    });
+    box.append(head, summary, syntax, link);
+  }
+  return box;
+}
