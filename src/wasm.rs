@@ -57,6 +57,32 @@ pub fn run_page(db: &str, script: &str, now_millis: f64, seed: f64) -> String {
     })
 }
 
+/// The page's "Stages" view: the script run with its `target`-th aggregate
+/// reported stage by stage, the stages at the positions in `off` skipped
+/// (JSON text, see `output::page::stages`).
+#[wasm_bindgen]
+pub fn stages_page(
+    db: &str,
+    script: &str,
+    now_millis: f64,
+    seed: f64,
+    target: u32,
+    off: Vec<u32>,
+) -> String {
+    let run = ctx(now_millis, seed);
+    let off = off.into_iter().map(|i| i as usize).collect();
+    CACHE.with(|cache| {
+        page::stages::stages_json(
+            &mut cache.borrow_mut(),
+            db,
+            script,
+            &run,
+            target as usize,
+            off,
+        )
+    })
+}
+
 /// Format a script or configuration: `{text}` or `{error}`.
 #[wasm_bindgen]
 pub fn format(text: &str) -> Result<JsValue, JsError> {

@@ -9,6 +9,7 @@ mod indexes;
 mod insert;
 mod read;
 mod sort_arg;
+pub mod stages_view;
 mod stats;
 mod write;
 
@@ -32,6 +33,8 @@ pub struct Session<'a> {
     /// Reads note what they did here when `record_work` is on (the page's
     /// "work done" lines); off by default, so benchmarks pay nothing.
     work: Option<RefCell<Option<WorkDone>>>,
+    /// The page's stage-by-stage view of one aggregate (off by default).
+    stage_probe: Option<stages_view::StageProbe>,
 }
 
 /// Collection methods, grouped by the module that implements them.
@@ -67,7 +70,23 @@ impl<'a> Session<'a> {
             run,
             vars: HashMap::new(),
             work: None,
+            stage_probe: None,
         }
+    }
+
+    /// Run the `target`-th aggregate stage by stage, skipping the stages in `off`.
+    pub fn probe_stages(mut self, target: usize, off: Vec<usize>) -> Self {
+        self.stage_probe = Some(stages_view::StageProbe {
+            target,
+            off,
+            ..Default::default()
+        });
+        self
+    }
+
+    /// What the stage probe found (see `probe_stages`).
+    pub fn take_stage_probe(&mut self) -> Option<stages_view::StageProbe> {
+        self.stage_probe.take()
     }
 
     /// Run every statement; `on_result` receives each expression statement's result.
@@ -349,9 +368,15 @@ fn unknown_method(name: &str, span: Span) -> Error {
         .copied()
         .collect();
     crate::sorting::sort(&mut all);
-    Error::bad_value(format!(
-        "unknown collection method {name}(); supported: {}",
-        all.join(", ")
-    ))
+    // The README promises CommandNotSupported naming anything unsupported
+    // (mongosh would say "is not a function"); the list helps with typos.
+    Error::new(
+        115,
+        "CommandNotSupported",
+        format!(
+            "the collection method {name}() is not supported in mqlplay; supported: {}",
+            all.join(", ")
+        ),
+    )
     .at(span)
 }
