@@ -2,7 +2,7 @@
 // wasm itself (so a run can start before this thread has even parsed the page)
 // and hands the compiled module back: this thread instantiates it for quick
 // pure calls (format, links) and gives it to every later worker.
-import init, { format as wasmFormat, encode_link, decode_link } from '../pkg/mqlplay.js';
+import init, { format as wasmFormat, encode_link, decode_link, statements } from '../pkg/mqlplay.js';
 
 export const TIME_LIMIT_MS = 10_000;
 
@@ -90,6 +90,7 @@ async function pure(fn, ...args) {
 export const format = (text) => pure(wasmFormat, text);
 export const encodeLink = (state) => pure(encode_link, JSON.stringify(state));
 export const decodeLink = (fragment) => pure(decode_link, fragment);
+export const statementsOf = (script) => pure(statements, script);
 
 /**
  * Runs scripts in a worker. `run()` resolves with {out, stmts, ms, check} (`out`
