@@ -3,7 +3,7 @@
 import { createEditor, getText, setText, showError, clearError } from './editors.js';
 import { getRunner, takeEarlyRun, loadEngine, format, encodeLink, decodeLink, statementsOf, TIME_LIMIT_MS } from './engine.js';
 import { state, restoreSaved, saveState, runJob, isLink } from './state.js';
-import { renderRun, renderMessage, errorText, statementOf } from './results.js';
+import { renderRun, renderMessage, errorText, statementOf, el } from './results.js';
 import { resultFrom, checkStale } from './stale.js';
 import { markStatement, clearStatement } from './marks.js';
 import { stagesController } from './stages.js';
@@ -227,13 +227,6 @@ function render() {
     },
     collectionTool: (name) => collectionTool(run.out, name, status),
   });
-}
-
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  node.append(...children);
-  return node;
 }
 
 // The Stages view of an aggregate (stages.js); it stays open across runs.

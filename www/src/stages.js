@@ -17,8 +17,8 @@ export const TEXT = {
   off: 'off: skipped',
   notRun: 'not run (an earlier stage failed)',
   count: (n) => `${n.toLocaleString('en-US')} document${n === 1 ? '' : 's'} out`,
-  more: (shown, n) => `Show ${shown} more (the first ${n} are kept)`,
-  moreOf: (n) => `… ${n.toLocaleString('en-US')} more not shown`,
+  more: (n) => `Show ${n} more`,
+  moreOf: (n, kept) => `… and ${n.toLocaleString('en-US')} more (the view keeps the first ${kept})`,
   facet: (name) => `facet ${name}`,
   none: 'The script runs no aggregate() to show stage by stage.',
   failed: 'The pipeline did not run:',
@@ -99,13 +99,13 @@ function docs(view, s) {
   const docsOf = (from, to) => s.docs.slice(from, to).map((d, j) => el('div', { class: 'doc' }, renderValue(view, s.shell[from + j] ?? '', d)));
   box.append(...docsOf(0, SHOWN_OPEN));
   if (s.docs.length > SHOWN_OPEN) {
-    const more = el('details', { class: 'unchanged' }, el('summary', { class: 'muted', text: TEXT.more(s.docs.length - SHOWN_OPEN, s.docs.length) }));
+    const more = el('details', { class: 'unchanged' }, el('summary', { class: 'muted', text: TEXT.more(s.docs.length - SHOWN_OPEN) }));
     more.addEventListener('toggle', () => {
       if (more.open && more.childElementCount === 1) more.append(...docsOf(SHOWN_OPEN, s.docs.length));
     });
     box.append(more);
   }
-  if (s.count > s.docs.length) box.append(el('p', { class: 'muted', text: TEXT.moreOf(s.count - s.docs.length) }));
+  if (s.count > s.docs.length) box.append(el('p', { class: 'muted', text: TEXT.moreOf(s.count - s.docs.length, s.docs.length) }));
   return box;
 }
 
