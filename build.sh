@@ -2,7 +2,7 @@
 # mqlplay's one build script. Installs what is missing (idempotently, quietly
 # when already there), then:
 #   ./build.sh          build the CLI (release) and the page (www/pkg, www/dist)
-#   ./build.sh serve    build, then serve www/ on http://127.0.0.1:8080
+#   ./build.sh serve    build the page, then serve www/ on http://127.0.0.1:${PORT:-8080}
 #   ./build.sh test     every test: cargo tests, wasm tests (Node), browser tests (Chromium)
 #   ./build.sh bench    benchmarks (see BENCHMARKS.md)
 set -euo pipefail
@@ -23,11 +23,17 @@ build_all() {
   build_page
 }
 
+# The page only (the CLI is not needed to serve it); PORT picks the port.
 serve() {
-  build_all
-  log "serving www/ on http://127.0.0.1:8080 (Ctrl+C to stop)"
-  echo "http://127.0.0.1:8080"
-  exec python3 tools/serve.py 8080 www
+  local port=${PORT:-8080}
+  case "$port" in
+    '' | *[!0-9]*) echo "PORT must be a port number, got '$port'" >&2; exit 2 ;;
+  esac
+  build_wasm_package
+  build_page
+  log "serving www/ on http://127.0.0.1:$port (Ctrl+C to stop)"
+  echo "http://127.0.0.1:$port"
+  exec python3 tools/serve.py "$port" www
 }
 
 run_tests() {

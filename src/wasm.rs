@@ -23,13 +23,13 @@ fn ctx(now_millis: f64, seed: f64) -> RunCtx {
 
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run
 /// reproducible (the page stores them in its state). Returns
-/// `{results, collections, error?, shell, work, collectionsShell, initial}` with relaxed
+/// `{results, collections, error?, shell, work, collectionsShell, initial, initialShell}` with relaxed
 /// Extended JSON values: `collections` holds every collection's final documents,
 /// `shell` each result printed in mongosh's format, `work` what each read did
 /// (see `page::write_work`); for each collection the script
 /// changed (created, modified or dropped), `collectionsShell` holds its final
 /// documents printed the same way and `initial` its documents as the configuration
-/// built them, so the page can mark inserted, changed and removed ones.
+/// built them (`initialShell`: printed), so the page can mark inserted, changed and removed ones.
 #[wasm_bindgen]
 pub fn run(db: &str, script: &str, now_millis: f64, seed: f64) -> Result<JsValue, JsError> {
     parse(&page::run_once(db, script, &ctx(now_millis, seed)))
@@ -53,6 +53,32 @@ pub fn run_page(db: &str, script: &str, now_millis: f64, seed: f64) -> String {
             script,
             &run,
             Collections::Changed,
+        )
+    })
+}
+
+/// The page's "Stages" view: the script run with its `target`-th aggregate
+/// reported stage by stage, the stages at the positions in `off` skipped
+/// (JSON text, see `page::stages`).
+#[wasm_bindgen]
+pub fn stages_page(
+    db: &str,
+    script: &str,
+    now_millis: f64,
+    seed: f64,
+    target: u32,
+    off: Vec<u32>,
+) -> String {
+    let run = ctx(now_millis, seed);
+    let off = off.into_iter().map(|i| i as usize).collect();
+    CACHE.with(|cache| {
+        page::stages::stages_json(
+            &mut cache.borrow_mut(),
+            db,
+            script,
+            &run,
+            target as usize,
+            off,
         )
     })
 }

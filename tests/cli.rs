@@ -139,3 +139,32 @@ fn fmt_is_idempotent() {
     let o = mqlplay(&["fmt", "-"], "db.t.find({a:1");
     assert_eq!(o.status.code(), Some(1));
 }
+
+#[test]
+fn unsupported_methods_and_functions_are_command_not_supported() {
+    // The README's promise: anything unsupported is CommandNotSupported (115), named.
+    for (script, name) in [
+        (
+            "db.t.insertOne({_id: 1})\ndb.t.renameCollection('u')",
+            "renameCollection",
+        ),
+        ("print('hello')", "print"),
+        ("sleep(100)", "sleep"),
+        ("load('other.js')", "load"),
+        ("printjson({a: 1})", "printjson"),
+        ("db.t.find().forEach(d => d)", "forEach"),
+        ("db.t.find().forEach(printjson)", "printjson"),
+    ] {
+        let o = mqlplay(&["run", "--format", "relaxed", "-"], script);
+        assert_eq!(o.status.code(), Some(1), "{script}");
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+        assert_eq!(v["error"]["code"], 115, "{script}: {v}");
+        assert_eq!(
+            v["error"]["codeName"], "CommandNotSupported",
+            "{script}: {v}"
+        );
+        let message = v["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(name), "{script}: {message}");
+        assert!(stderr(&o).contains("CommandNotSupported"), "{}", stderr(&o));
+    }
+}

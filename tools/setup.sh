@@ -76,12 +76,26 @@ build_wasm_package() {
   # (--low-memory-unused: the stack takes the first 1 MiB from its top down), repeated
   # until it stops shrinking, names and target features stripped. Figures: BENCHMARKS.md,
   # "Build notes". (This binaryen is single-threaded JS.)
+  # wasm-opt is the slow step: its output is kept, keyed by its input, flags and version,
+  # and reused when none changed (an unchanged tree serves at once).
+  local flags=(--low-memory-unused -Oz --always-inline-max-function-size=0
+    --flexible-inline-max-function-size=0 --one-caller-inline-max-function-size=0
+    --skip-pass=local-cse --skip-pass=merge-similar-functions --duplicate-function-elimination
+    --converge --strip-debug --strip-producers --strip-target-features)
+  local cache key
+  cache="$(target_dir)/wasm-opt-cache"
+  key=$( { sha256sum < www/pkg/mqlplay_bg.wasm; echo "${flags[*]}"; www/node_modules/.bin/wasm-opt --version; } \
+    | sha256sum | cut -c1-32)
+  if [ -f "$cache/$key.wasm" ]; then
+    log "wasm-opt: input unchanged, reusing its output"
+    cp "$cache/$key.wasm" www/pkg/mqlplay_bg.wasm
+    return
+  fi
   log "wasm-opt: -Oz without inlining, until it converges; strip names"
-  www/node_modules/.bin/wasm-opt --low-memory-unused -Oz --always-inline-max-function-size=0 \
-    --flexible-inline-max-function-size=0 --one-caller-inline-max-function-size=0 \
-    --skip-pass=local-cse --skip-pass=merge-similar-functions --duplicate-function-elimination \
-    --converge --strip-debug --strip-producers --strip-target-features \
-    www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
+  www/node_modules/.bin/wasm-opt "${flags[@]}" www/pkg/mqlplay_bg.wasm -o www/pkg/mqlplay_bg.wasm
+  mkdir -p "$cache"
+  rm -f "$cache"/*.wasm # one entry: the last build's
+  cp www/pkg/mqlplay_bg.wasm "$cache/$key.wasm"
 }
 
 # The page's bundle (www/dist: CodeMirror and the page's scripts, by esbuild).

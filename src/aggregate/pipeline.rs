@@ -253,6 +253,20 @@ fn leading<'a>(
     })
 }
 
+/// Stage `i` of `stages` compiled where it stands (the page's stage-by-stage view).
+pub(crate) fn compile_one(
+    stages: &[Bson],
+    i: usize,
+    ctx: &CompileCtx,
+    place: Place,
+) -> Result<Stage> {
+    let Some(stage) = stages.get(i) else {
+        return Err(Error::bad_value("no such stage"));
+    };
+    let (name, spec) = stage_parts(stage)?;
+    compile_stage(name, spec, ctx, place, i == 0, i + 1 == stages.len())
+}
+
 /// What a pipeline reads.
 pub enum Source<'s> {
     Collection(&'s str),

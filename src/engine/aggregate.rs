@@ -89,6 +89,20 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
             }
         }
     }
+    if let Some(docs) = super::stages_view::probe(
+        &mut session.stage_probe,
+        session.db,
+        coll,
+        &stages,
+        &ctx,
+        &scope,
+    ) {
+        let docs = docs.map_err(|e| e.at(call.span))?;
+        return cursor_methods(
+            Bson::Array(docs.into_iter().map(Bson::Document).collect()),
+            calls,
+        );
+    }
     let pipeline = Pipeline::compile(&stages, &ctx).map_err(|e| e.at(call.span))?;
     let source = match coll {
         Some(_) if pipeline.starts_with_documents() => {
@@ -108,8 +122,15 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
     let docs = pipeline
         .run_source(source, session.db, &scope)
         .map_err(|e| e.at(call.span))?;
-    let mut result = Bson::Array(docs.into_iter().map(Bson::Document).collect());
-    for c in &calls[1..] {
+    cursor_methods(
+        Bson::Array(docs.into_iter().map(Bson::Document).collect()),
+        calls,
+    )
+}
+
+/// `toArray()`, `pretty()`, `itcount()` after `aggregate()`.
+fn cursor_methods(mut result: Bson, calls: &[Call]) -> Result<Bson> {
+    for c in calls.iter().skip(1) {
         result = match c.name.as_str() {
             "toArray" | "pretty" => {
                 c.max_args(0)?;

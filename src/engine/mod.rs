@@ -8,6 +8,7 @@ mod indexes;
 mod insert;
 mod read;
 mod sort_arg;
+pub mod stages_view;
 mod stats;
 mod write;
 
@@ -37,6 +38,8 @@ pub struct Session<'a> {
     current: String,
     /// Databases switched away from, by name; the one in use is `*db`.
     parked: Vec<(String, Database)>,
+    /// The page's stage-by-stage view of one aggregate (off by default).
+    stage_probe: Option<stages_view::StageProbe>,
 }
 
 /// Collection methods, grouped by the module that implements them.
@@ -74,6 +77,7 @@ impl<'a> Session<'a> {
             work: None,
             current: DB_NAME.to_string(),
             parked: Vec::new(),
+            stage_probe: None,
         }
     }
 
@@ -92,6 +96,21 @@ impl<'a> Session<'a> {
         let previous = std::mem::replace(&mut self.current, name.to_string());
         self.parked.push((previous, outgoing));
         Ok(())
+    }
+
+    /// Run the `target`-th aggregate stage by stage, skipping the stages in `off`.
+    pub fn probe_stages(mut self, target: usize, off: Vec<usize>) -> Self {
+        self.stage_probe = Some(stages_view::StageProbe {
+            target,
+            off,
+            ..Default::default()
+        });
+        self
+    }
+
+    /// What the stage probe found (see `probe_stages`).
+    pub fn take_stage_probe(&mut self) -> Option<stages_view::StageProbe> {
+        self.stage_probe.take()
     }
 
     /// Run every statement; `on_result` receives each expression statement's result.
@@ -513,9 +532,15 @@ fn unknown_method(name: &str, span: Span) -> Error {
         .copied()
         .collect();
     crate::sorting::sort(&mut all);
-    Error::bad_value(format!(
-        "unknown collection method {name}(); supported: {}",
-        all.join(", ")
-    ))
+    // The README promises CommandNotSupported naming anything unsupported
+    // (mongosh would say "is not a function"); the list helps with typos.
+    Error::new(
+        115,
+        "CommandNotSupported",
+        format!(
+            "the collection method {name}() is not supported in mqlplay; supported: {}",
+            all.join(", ")
+        ),
+    )
     .at(span)
 }

@@ -531,6 +531,8 @@ pub struct WorkDone {
     pub keys_examined: usize,
     pub docs_examined: usize,
     pub returned: usize,
+    /// A count's answer (its stage's `nCounted`): a count returns no documents.
+    pub counted: Option<usize>,
     pub explain: Bson,
 }
 
@@ -550,8 +552,18 @@ impl WorkDone {
                 .unwrap_or(0)
         };
         let mut leaf = stats.and_then(|s| s.get_document("executionStages").ok());
-        while let Some(input) = leaf.and_then(|d| d.get_document("inputStage").ok()) {
-            leaf = Some(input);
+        let mut counted = None;
+        while let Some(stage) = leaf {
+            counted = counted.or_else(|| {
+                stage
+                    .get("nCounted")
+                    .and_then(crate::value::numeric::to_i64_exact)
+                    .and_then(|n| usize::try_from(n).ok())
+            });
+            match stage.get_document("inputStage") {
+                Ok(input) => leaf = Some(input),
+                Err(_) => break,
+            }
         }
         let text = |k: &str| leaf.and_then(|d| d.get_str(k).ok()).map(str::to_string);
         WorkDone {
@@ -560,6 +572,7 @@ impl WorkDone {
             keys_examined: count("totalKeysExamined"),
             docs_examined: count("totalDocsExamined"),
             returned: count("nReturned"),
+            counted,
             explain,
         }
     }

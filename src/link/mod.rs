@@ -114,10 +114,9 @@ pub fn decode(link: &str) -> Result<LinkState> {
         return Err(bad_link("it is too long"));
     }
     let deflated =
-        b64::decode(Alphabet::UrlNoPad, Padding::None, payload.as_bytes()).map_err(|e| {
-            bad_link(format!(
-                "it is not valid base64url ({e}); was it cut short?"
-            ))
+        // The decoder's own words (symbols, offsets) mean nothing to the person holding the link.
+        b64::decode(Alphabet::UrlNoPad, Padding::None, payload.as_bytes()).map_err(|_| {
+            bad_link("some of its characters are not part of a link; was it cut short or changed when copied?")
         })?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_STATE_BYTES)
         .map_err(|e| match e.status {
@@ -129,10 +128,9 @@ pub fn decode(link: &str) -> Result<LinkState> {
             }
             _ => bad_link("its data is damaged"),
         })?;
-    let json = std::str::from_utf8(&json)
-        .map_err(|e| bad_link(format!("its state is not valid ({e})")))?;
+    let json = std::str::from_utf8(&json).map_err(|_| bad_link("its data is damaged"))?;
     let state = LinkState::from_json(json)
-        .map_err(|e| bad_link(format!("its state is not valid ({e})")))?;
+        .map_err(|_| bad_link("it does not hold a playground's state"))?;
     state.validate()?;
     Ok(state)
 }

@@ -1,5 +1,5 @@
 //! The page's run output as one relaxed-Extended-JSON text (the worker hands it to
-//! `JSON.parse`): `{results, collections, error?, shell, work, collectionsShell, initial}`.
+//! `JSON.parse`): `{results, collections, error?, shell, work, collectionsShell, initial, initialShell}`.
 //! The loaded configuration is kept between runs while its text (and seed, and the
 //! instant when the text can read it) is unchanged: each run starts from a copy,
 //! which shares the collections until the script writes one (see `storage`).
@@ -74,8 +74,12 @@ pub fn run_json(
     out.push_str("{\"results\":[");
     let mut printed: Vec<String> = Vec::new();
     let mut work: Vec<Option<WorkDone>> = Vec::new();
+    let mut db_failed = false;
     let (start, error, end) = match cache.database(db_text, run) {
-        Err(e) => (None, Some(e.clone()), None),
+        Err(e) => {
+            db_failed = true;
+            (None, Some(e.clone()), None)
+        }
         Ok(start) => {
             let mut db = start.clone();
             let error = crate::run_each(&mut db, script, run, |r, w| {
@@ -107,7 +111,12 @@ pub fn run_json(
     );
     if let Some(e) = &error {
         out.push_str(",\"error\":");
-        crate::json::write(&mut out, &crate::error_json(e, db_text, script));
+        let mut json = crate::error_json(e, db_text, script);
+        // An error without a place (a duplicate _id) still names the pane at fault.
+        if let (true, Some(obj)) = (db_failed, json.as_object_mut()) {
+            obj.entry("source").or_insert_with(|| "db".into());
+        }
+        crate::json::write(&mut out, &json);
     }
     out.push_str(",\"shell\":[");
     for (i, r) in printed.iter().enumerate() {
@@ -139,13 +148,18 @@ pub fn run_json(
     out.push_str("},\"initial\":");
     match (start, &end) {
         // Changed ones, and dropped ones (gone from the end state).
-        (Some(start), Some(end)) => write_collections(
-            &mut out,
-            start
-                .collections()
-                .filter(|(name, _)| end.collection(name).is_none() || changed.contains(name)),
-        ),
-        _ => out.push_str("{}"),
+        (Some(start), Some(end)) => {
+            let initial = || {
+                start
+                    .collections()
+                    .filter(|(name, _)| end.collection(name).is_none() || changed.contains(name))
+            };
+            write_collections(&mut out, initial());
+            // Printed as mongosh prints them, so removed documents read like the others.
+            out.push_str(",\"initialShell\":");
+            write_collections_shell(&mut out, initial());
+        }
+        _ => out.push_str("{},\"initialShell\":{}"),
     }
     out.push('}');
     out
@@ -168,6 +182,29 @@ fn write_collections<'a>(
     out.push('}');
 }
 
+/// `{"<name>": ["<document printed by mongosh>", ...], ...}`.
+fn write_collections_shell<'a>(
+    out: &mut String,
+    collections: impl Iterator<Item = (&'a str, &'a Collection)>,
+) {
+    out.push('{');
+    for (i, (name, coll)) in collections.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(out, name);
+        out.push_str(":[");
+        for (j, d) in coll.docs().iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            write_str(out, &shell::print_doc(d));
+        }
+        out.push(']');
+    }
+    out.push('}');
+}
+
 /// Per result, what its read did (`null` for other statements):
 /// `{stage, index, keysExamined, docsExamined, nReturned, explain}`, `stage`
 /// being the scan (`IXSCAN`, `COLLSCAN`...), `explain` the read's
@@ -183,6 +220,7 @@ fn write_work(out: &mut String, work: &[Option<WorkDone>]) {
                 "keysExamined": w.keys_examined,
                 "docsExamined": w.docs_examined,
                 "nReturned": w.returned,
+                "nCounted": w.counted,
                 "explain": shell::print(&w.explain),
             }),
         })
@@ -201,5 +239,6 @@ pub fn run_once(db_text: &str, script: &str, run: &RunCtx) -> String {
     )
 }
 
+pub mod stages;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

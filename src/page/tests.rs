@@ -19,6 +19,12 @@ fn tree_output(db: &str, script: &str, run: &RunCtx) -> serde_json::Value {
     obj.insert("work".into(), parsed(&work));
     let mut printed = serde_json::Map::new();
     let mut initial = serde_json::Map::new();
+    let mut initial_shell = serde_json::Map::new();
+    let printed_docs = |docs: &[bson::Document]| -> serde_json::Value {
+        docs.iter()
+            .map(|d| serde_json::Value::from(shell::print(&Bson::Document(d.clone()))))
+            .collect()
+    };
     if let Ok(start) = crate::load_database(db, run) {
         let relaxed = |docs: &[bson::Document]| -> serde_json::Value {
             docs.iter()
@@ -39,16 +45,19 @@ fn tree_output(db: &str, script: &str, run: &RunCtx) -> serde_json::Value {
             printed.insert(name.clone(), shell.into());
             if let Some(old) = old {
                 initial.insert(name.clone(), relaxed(old));
+                initial_shell.insert(name.clone(), printed_docs(old));
             }
         }
         for (name, old) in &before {
             if !out.collections.iter().any(|(n, _)| n == name) {
                 initial.insert((*name).to_string(), relaxed(old));
+                initial_shell.insert((*name).to_string(), printed_docs(old));
             }
         }
     }
     obj.insert("collectionsShell".into(), printed.into());
     obj.insert("initial".into(), initial.into());
+    obj.insert("initialShell".into(), initial_shell.into());
     json
 }
 

@@ -39,6 +39,24 @@ const CONSTRUCTORS: &[&str] = &[
     "MD5",
 ];
 
+/// mongosh's own global functions and objects: named when used, never run.
+const SHELL_GLOBALS: &[&str] = &[
+    "print",
+    "printjson",
+    "sleep",
+    "load",
+    "quit",
+    "exit",
+    "console",
+    "require",
+    "cat",
+    "version",
+];
+
+pub(super) fn is_shell_global(name: &str) -> bool {
+    SHELL_GLOBALS.contains(&name)
+}
+
 pub(super) fn is_constructor(name: &str) -> bool {
     CONSTRUCTORS.contains(&name)
 }
@@ -115,9 +133,8 @@ fn construct(name: &str, vals: &[Bson], is_new: bool, ctx: &LowerCtx) -> Result<
             _ => Err(Error::bad_value("MD5: the hash must be a hex string")),
         },
         "DBRef" => dbref(vals),
-        _ => Err(Error::failed_to_parse(format!(
-            "ReferenceError: {name} is not defined"
-        ))),
+        // print(), sleep(), load(), printjson()...: shell functions the playground does not run.
+        _ => Err(Error::not_supported(format!("the function {name}()"))),
     }
 }
 

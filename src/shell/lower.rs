@@ -142,6 +142,7 @@ fn lookup(name: &str, ctx: &LowerCtx) -> Result<Bson> {
         "db" => Err(Error::not_supported(
             "using a database call as a literal value",
         )),
+        _ if ctors::is_shell_global(name) => Err(Error::not_supported(format!("mongosh's {name}"))),
         _ if ctors::is_constructor(name) => Err(Error::failed_to_parse(format!(
             "{name} is a function: call it, as in {name}(...)"
         ))),

@@ -2,7 +2,7 @@
 // wasm itself (so a run can start before this thread has even parsed the page)
 // and hands the compiled module back: this thread instantiates it for quick
 // pure calls (format, links) and gives it to every later worker.
-import init, { format as wasmFormat, encode_link, decode_link, operator_docs } from '../pkg/mqlplay.js';
+import init, { format as wasmFormat, encode_link, decode_link, operator_docs, statements } from '../pkg/mqlplay.js';
 
 export const TIME_LIMIT_MS = 10_000;
 
@@ -97,6 +97,7 @@ export function engineModule() {
   bootWorker();
   return moduleReady;
 }
+export const statementsOf = (script) => pure(statements, script);
 
 /**
  * Runs scripts in a worker. `run()` resolves with {out, stmts, ms, check} (`out`

@@ -2,9 +2,15 @@
 // share links, autosave, templates, theme and dialogs together.
 import { createEditor, getText, setText, showError, clearError, showCheck } from './editors.js';
 import { Assistant, docsCard } from './assist.js';
-import { getRunner, takeEarlyRun, loadEngine, format, encodeLink, decodeLink, TIME_LIMIT_MS } from './engine.js';
+import { getRunner, takeEarlyRun, loadEngine, format, encodeLink, decodeLink, statementsOf, TIME_LIMIT_MS } from './engine.js';
 import { state, restoreSaved, saveState, runJob, isLink, VIEWS } from './state.js';
-import { renderRun, renderMessage, errorText } from './results.js';
+import { renderRun, renderMessage, errorText, statementOf, el } from './results.js';
+import { resultFrom, checkStale } from './stale.js';
+import { markStatement, clearStatement } from './marks.js';
+import { stagesController } from './stages.js';
+import { resultTools, collectionTool } from './export.js';
+import { setupCursorRun, statementAt, TEXT as CURSOR_TEXT } from './cursor_run.js';
+import { askReplace, differs, dropLinkFromAddress, TEXT as LINK_TEXT } from './links.js';
 import { TEMPLATES } from './templates.js';
 import { setupLayout } from './layout.js';
 import { setupTutorials } from '../tutorials/tutorials.js';
@@ -46,6 +52,7 @@ function saveNow() {
 
 const commands = [
   { key: 'Mod-Enter', run: () => { run(); return true; } },
+  { key: 'Mod-Shift-Enter', run: () => { runAtCursor(); return true; } },
   { key: 'Shift-Alt-f', run: () => { formatBoth(); return true; } },
   { key: 'Escape', run: () => { if (!runner.busy) return false; runner.stop('stop'); return true; } },
 ];
@@ -61,7 +68,7 @@ function createEditors() {
     doc: state.db,
     label: 'Database configuration',
     commands,
-    onChange: (text) => { state.db = text; save(); assistant.changed('db', text); },
+    onChange: (text) => { state.db = text; edited(); assistant.changed('db', text); },
   });
   scriptView = createEditor($('query-editor'), {
     doc: state.script,
@@ -69,17 +76,36 @@ function createEditors() {
     commands,
     assist: assistant,
     card: docsCard,
-    onChange: (text) => { state.script = text; save(); assistant.changed('script', text); },
+    onChange: (text) => { state.script = text; edited(); assistant.changed('script', text); },
   });
   assistant.changed('db', state.db);
   assistant.changed('script', state.script);
 }
 
-function setEditors(db, script) {
-  setText(dbView, db);
-  setText(scriptView, script);
+let replacing = false; // a link, template or tutorial sets the text: not the user's edit
+
+function edited() {
+  if (!replacing) {
+    state.edited = true;
+    dropLinkFromAddress(); // the link no longer matches the editors
+  }
+  save();
+  checkStale(state, $('result'));
+}
+
+/** Replace both editors' text (a link, a template, a tutorial step). */
+function setEditors(db, script, fromLink = false) {
+  replacing = true;
+  try {
+    setText(dbView, db);
+    setText(scriptView, script);
+  } finally {
+    replacing = false;
+  }
   state.db = db;
   state.script = script;
+  state.edited = false;
+  if (!fromLink) dropLinkFromAddress();
 }
 
 // ---- running -----------------------------------------------------------------
@@ -102,20 +128,35 @@ function status(text) {
   $('status').textContent = text;
 }
 
-/** Run the editors' text. `first`: adopt the boot script's run of the same state, if any. */
-async function run(first = false) {
+let placeMarkers = () => {}; // the ▶ beside each statement (cursor_run.js)
+
+/** Run the statement at `pos` (default: the Query pane's cursor) and the ones before it. */
+async function runAtCursor(pos = scriptView.state.selection.main.head) {
+  const stmts = await statementsOf(state.script);
+  const at = statementAt(stmts, pos);
+  return at ? run(false, { ...at, total: stmts.length }) : run();
+}
+
+/**
+ * Run the editors' text. `first`: adopt the boot script's run of the same state, if any.
+ * `at`: run only up to that statement ({index, start, end, total}) and show its result.
+ */
+async function run(first = false, at = null) {
   const token = ++runToken;
-  const adopted = first ? takeEarlyRun(runJob()) : null;
+  const job = runJob();
+  const adopted = first ? takeEarlyRun(job) : null;
   if (state.liveNow && !adopted) state.now = Date.now();
   showSettings();
   clearError(dbView);
   clearError(scriptView);
+  clearStatement(scriptView);
   status('Running…');
   $('run-info').textContent = '';
   const started = performance.now();
   const slow = setTimeout(() => { if (token === runToken) renderMessage($('result'), 'notice', 'Running… (Stop or Esc ends the run)'); }, 400);
   // An open tutorial step's expectation goes with the run; the worker judges it.
-  const res = await (adopted ?? runner.run({ ...runJob(), check: await tutorials?.checkFor() }));
+  const sent = at ? { ...job, script: job.script.slice(0, at.end) } : job;
+  const res = await (adopted ?? runner.run({ ...sent, check: await tutorials?.checkFor() }));
   clearTimeout(slow);
   if (token !== runToken) return; // a newer run replaced this one
   // `first`: the page's own run at start-up, not one the user asked for.
@@ -125,13 +166,17 @@ async function run(first = false) {
     const msg = res.stopped === 'crash'
       ? `The engine failed (${res.message}). It was restarted; your text is kept.`
       : `${res.message} A fresh engine is ready; your text is kept.`;
-    renderMessage($('result'), 'error', msg);
+    // Stop is what the user asked for: a notice. A time limit or a crash is an error.
+    renderMessage($('result'), res.stopped === 'stop' ? 'notice' : 'error', msg);
+    resultFrom(null, $('result'));
     status(msg);
     $('run-info').textContent = '';
     return;
   }
   lastRun = res;
-  render();
+  resultFrom(job, $('result'));
+  const errorBox = render();
+  if (stages.open) stages.refresh();
   // On a phone the panes stack: bring the result into view after a run the user asked for.
   if (!first && window.matchMedia('(max-width: 820px)').matches) $('result-pane').scrollIntoView({ block: 'start' });
   if (!performance.getEntriesByName('mqlplay:first-result').length) performance.mark('mqlplay:first-result');
@@ -140,11 +185,22 @@ async function run(first = false) {
   $('run-info').textContent = `${fmtMs(res.ms)} · ${n} result${n === 1 ? '' : 's'}`;
   $('run-info').title = `engine ${fmtMs(res.ms)}, round trip ${fmtMs(total)}`;
   const err = res.out.error;
+  statementsOf(state.script).then(placeMarkers, () => {});
+  if (at && !err) {
+    const block = $('result').querySelectorAll('.result')[at.index];
+    block?.classList.add('result-at-cursor');
+    block?.scrollIntoView({ block: 'nearest' });
+    markStatement(scriptView, at.start, at.end, 'ran');
+  }
   if (err) {
     markError(err);
+    // A runtime error below a long result: bring it, and its statement, into view.
+    errorBox?.scrollIntoView({ block: 'nearest' });
+    const stmt = statementOf(err, res.stmts);
+    if (stmt) markStatement(scriptView, stmt.start, stmt.end, 'error');
     status(errorText(err));
   } else {
-    status(`Done: ${n} result${n === 1 ? '' : 's'} in ${fmtMs(res.ms)}.`);
+    status(at ? CURSOR_TEXT.ran(at.index + 1, at.total) : `Done: ${n} result${n === 1 ? '' : 's'} in ${fmtMs(res.ms)}.`);
   }
   document.body.dataset.runs = String((Number(document.body.dataset.runs) || 0) + 1);
 }
@@ -167,9 +223,35 @@ function jumpTo(err) {
 }
 
 function render() {
-  if (!lastRun) return;
-  renderRun($('result'), state.view, lastRun, { onErrorClick: jumpTo });
+  if (!lastRun) return null;
+  if (stages.open) { stages.redraw(); return null; }
+  const run = lastRun;
+  return renderRun($('result'), state.view, run, {
+    onErrorClick: jumpTo,
+    tools: (i, head) => {
+      const tools = el('span', { class: 'result-tools' }, ...resultTools(run.out, i, status));
+      const b = stages.button(i);
+      if (b) tools.prepend(b);
+      head.append(tools);
+    },
+    collectionTool: (name) => collectionTool(run.out, name, status),
+  });
 }
+
+// The Stages view of an aggregate (stages.js); it stays open across runs.
+const stages = stagesController({
+  runner,
+  result: $('result'),
+  job: () => runJob(),
+  stmts: () => lastRun?.stmts,
+  view: () => state.view,
+  onShown: () => {
+    resultFrom(runJob(), $('result'));
+    document.body.dataset.stageRuns = String((Number(document.body.dataset.stageRuns) || 0) + 1);
+  },
+  onStopped: (res) => renderMessage($('result'), res.stopped === 'stop' ? 'notice' : 'error', res.message),
+  onClose: () => render(),
+});
 
 // ---- format ------------------------------------------------------------------
 
@@ -218,15 +300,26 @@ async function share() {
   status(copied ? 'Share link copied to the clipboard.' : 'Share link ready.');
 }
 
-/** Open a `#v1…` fragment. A broken link leaves the editors as they were. */
-async function openLink(fragment) {
+/**
+ * Open a `#v1…` fragment. A broken link leaves the editors as they were; over
+ * autosaved work that differs, the user chooses (`ask`).
+ */
+async function openLink(fragment, ask = false) {
   const r = await decodeLink(fragment);
   if (r.error) {
-    banner(`${r.error} Your editors were left as they were.`);
+    const why = `${r.error[0].toUpperCase()}${r.error.slice(1)}`;
+    banner(`${why}${/[.?!]$/.test(why) ? '' : '.'} Your editors were left as they were.`);
     return false;
   }
   const s = r.state;
-  setEditors(s.db, s.script);
+  const asked = ask && state.edited && differs(state, s);
+  if (asked && await askReplace() !== 'replace') {
+    dropLinkFromAddress();
+    banner(null);
+    status(LINK_TEXT.kept);
+    return false;
+  }
+  setEditors(s.db, s.script, true);
   state.view = s.view;
   state.now = s.now;
   state.seed = s.seed;
@@ -236,9 +329,9 @@ async function openLink(fragment) {
   showView();
   showSettings();
   saveNow();
-  // The state now lives in the editors and autosave; a reload keeps later edits.
-  history.replaceState(null, '', location.pathname + location.search);
+  // The link stays in the address bar until the first edit (then autosave holds the work).
   banner(null);
+  if (asked) status(LINK_TEXT.replaced);
   events.dispatchEvent(new CustomEvent('state', { detail: { source: 'link' } }));
   return true;
 }
@@ -424,14 +517,14 @@ function setupButtons() {
     if (e.defaultPrevented) return; // an editor already handled it (its own Mod-Enter runs)
     if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
       e.preventDefault();
-      run();
+      if (e.shiftKey) runAtCursor(); else run();
     } else if (e.key === 'Escape' && runner.busy && !document.querySelector('dialog[open]')) {
       runner.stop('stop');
     }
   });
   window.addEventListener('pagehide', saveNow);
   window.addEventListener('hashchange', async () => {
-    if (isLink(location.hash) && await openLink(location.hash)) run();
+    if (isLink(location.hash) && await openLink(location.hash, true)) run();
   });
 }
 
@@ -443,6 +536,7 @@ async function start() {
   showBusy(runner.busy);
   const fragment = isLink(location.hash) ? location.hash : null;
   createEditors();
+  placeMarkers = setupCursorRun(scriptView, (pos) => runAtCursor(pos));
   setupLayout($('panes'));
   setupTheme();
   setupSettings();
@@ -451,7 +545,7 @@ async function start() {
   tutorials = setupTutorials(app);
   setupButtons();
   showSettings();
-  if (fragment) await openLink(fragment);
+  if (fragment) await openLink(fragment, true);
   await run(!fragment);
   document.body.dataset.ready = 'true';
   loadEngine(); // this thread's copy, for Format and Share, off the critical path

@@ -1,6 +1,42 @@
 // The Result pane: each statement's result (shell text, tree, or Extended JSON),
-// then each changed collection with inserted/changed/removed documents marked.
+// then each changed collection with inserted/changed/removed documents marked,
+// changed documents with their changed fields (dotted paths, before → after).
 // Everything is built with createElement/textContent: no HTML from data, ever.
+import { wrapperText, shellInline, fieldChanges, DIFF_LIMIT } from './diff.js';
+
+/** Every text this module puts on the page. */
+export const TEXT = {
+  noResults: 'The script ran without results (only assignments or nothing to run).',
+  collectionsTitle: 'Collections after the run',
+  changedCollections: 'Changed collections',
+  result: (i) => `Result ${i}`,
+  marks: { inserted: '+ inserted', changed: '~ changed', removed: '− removed' },
+  unchanged: (n) => `${n} unchanged document${n === 1 ? '' : 's'}`,
+  more: (n) => `${n} more document${n === 1 ? '' : 's'}`,
+  andMore: (n) => `… and ${n} more`,
+  moreItems: (n) => `… ${n} more`,
+  truncated: '\n… (output truncated)',
+  newCollection: 'new collection',
+  dropped: 'dropped',
+  inserted: (n) => `${n} inserted`,
+  changed: (n) => `${n} changed`,
+  removed: (n) => `${n} removed`,
+  documents: (n) => `${n} document${n === 1 ? '' : 's'}`,
+  fieldsChanged: 'Changed fields',
+  fieldAdded: 'added',
+  fieldRemoved: 'removed',
+  onlyOrder: 'The same fields, in another order.',
+  moreFields: `… (only the first ${DIFF_LIMIT} changed fields are listed)`,
+  work: (how, keys, docs, returned, counted) => `Work done: ${how} · ${keys} and ${docs} examined · ${counted ?? returned}`,
+  collscan: 'COLLSCAN (collection scan, no index)',
+  onIndex: (stage, index) => `${stage} on index ${index}`,
+  workNote: 'explain("executionStats") of this read (the playground shows times as 0):',
+  showInEditor: 'Show in the editor',
+  failedStatement: (n) => `Statement ${n} failed:`,
+  dbPane: 'Database pane',
+  queryPane: 'Query pane',
+  at: (pane, line, column) => `${pane}, line ${line}, column ${column}: `,
+};
 
 const MAX_TEXT = 1_000_000; // characters of one result shown before "truncated"
 const MAX_MARKED = 200; // changed documents shown per collection before folding the rest
@@ -24,7 +60,7 @@ const KINDS = [null, 'string', 'type', 'number', 'atom', 'key', 'regex'];
 
 export function shellText(text) {
   const pre = el('pre', { class: 'shell' });
-  if (text.length > MAX_TEXT) text = text.slice(0, MAX_TEXT) + '\n… (output truncated)';
+  if (text.length > MAX_TEXT) text = text.slice(0, MAX_TEXT) + TEXT.truncated;
   let last = 0;
   for (const m of text.matchAll(TOKEN)) {
     if (m.index > last) pre.append(text.slice(last, m.index));
@@ -38,28 +74,7 @@ export function shellText(text) {
 
 // --- tree -------------------------------------------------------------------
 
-/** A relaxed-EJSON scalar wrapper shown as mongosh shows it, or null. */
-function wrapper(v) {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
-  const keys = Object.keys(v);
-  if (keys.length === 0 || keys.length > 2 || !keys[0].startsWith('$')) return null;
-  const [k] = keys;
-  if (k === '$oid') return `ObjectId('${v.$oid}')`;
-  if (k === '$date') return `ISODate('${typeof v.$date === 'string' ? v.$date : v.$date.$numberLong ?? JSON.stringify(v.$date)}')`;
-  if (k === '$numberLong') return `Long('${v.$numberLong}')`;
-  if (k === '$numberDecimal') return `Decimal128('${v.$numberDecimal}')`;
-  if (k === '$numberDouble') return v.$numberDouble;
-  if (k === '$numberInt') return v.$numberInt;
-  if (k === '$timestamp') return `Timestamp({ t: ${v.$timestamp.t}, i: ${v.$timestamp.i} })`;
-  if (k === '$binary') return `Binary.createFromBase64('${v.$binary.base64}', ${parseInt(v.$binary.subType, 16)})`;
-  if (k === '$regularExpression') return `/${v.$regularExpression.pattern}/${v.$regularExpression.options}`;
-  if (k === '$minKey') return 'MinKey()';
-  if (k === '$maxKey') return 'MaxKey()';
-  if (k === '$undefined') return 'undefined';
-  if (k === '$symbol') return `Symbol('${v.$symbol}')`;
-  if (k === '$code' && keys.length === 1) return `Code('${v.$code}')`;
-  return null;
-}
+const wrapper = wrapperText;
 
 function scalarNode(v) {
   const w = wrapper(v);
@@ -97,7 +112,7 @@ export function tree(value, key = null, depth = 0) {
     const box = el('div', { class: 'tree-children' });
     const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
     for (const [k, v] of entries.slice(0, 5000)) box.append(tree(v, k, depth + 1));
-    if (entries.length > 5000) box.append(el('div', { class: 'muted', text: `… ${entries.length - 5000} more` }));
+    if (entries.length > 5000) box.append(el('div', { class: 'muted', text: TEXT.moreItems(entries.length - 5000) }));
     details.append(box);
   };
   details.addEventListener('toggle', () => { if (details.open) build(); });
@@ -122,14 +137,15 @@ const keyOf = (doc) => JSON.stringify(doc && typeof doc === 'object' ? doc._id :
 
 /**
  * Mark what a run did to the collections it changed (`names`): each final document is
- * inserted (its `_id` was not there), changed, or unchanged; documents gone are removed.
+ * inserted (its `_id` was not there), changed (with `before`, the initial version),
+ * or unchanged; documents gone are removed (`i`: their place in the initial list).
  */
 export function diffCollections(base, final, names) {
   const out = [];
   for (const name of names) {
     const before = base[name];
     const after = final[name];
-    if (!after) { out.push({ name, dropped: true, docs: [], removed: before ?? [] }); continue; }
+    if (!after) { out.push({ name, dropped: true, docs: [], removed: (before ?? []).map((doc, i) => ({ doc, i })) }); continue; }
     const old = new Map((before ?? []).map((d, i) => [keyOf(d), { doc: d, i }]));
     const seen = new Set();
     const docs = after.map((doc, i) => {
@@ -137,156 +153,203 @@ export function diffCollections(base, final, names) {
       seen.add(k);
       const prev = old.get(k);
       if (!prev) return { doc, i, mark: 'inserted' };
-      return { doc, i, mark: JSON.stringify(prev.doc) === JSON.stringify(doc) ? null : 'changed' };
+      return JSON.stringify(prev.doc) === JSON.stringify(doc) ? { doc, i, mark: null } : { doc, i, mark: 'changed', before: prev.doc };
     });
-    const removed = (before ?? []).filter((d) => !seen.has(keyOf(d)));
+    const removed = [];
+    (before ?? []).forEach((doc, i) => { if (!seen.has(keyOf(doc))) removed.push({ doc, i }); });
     const created = !before;
     if (created || removed.length || docs.some((d) => d.mark)) out.push({ name, created, docs, removed });
   }
   return out;
 }
 
-const MARK_LABEL = { inserted: '+ inserted', changed: '~ changed', removed: '− removed' };
+/** A value in a diff line, in the view's format. */
+function valueText(view, v) {
+  return view === 'ejson' ? JSON.stringify(v) ?? 'undefined' : shellInline(v);
+}
 
-function docRow(view, shell, ejson, mark) {
+/** The changed fields of one document: `path: before → after`, added and removed marked. */
+export function changesList(view, before, after) {
+  const changes = fieldChanges(before, after);
+  const box = el('ul', { class: 'field-changes', 'aria-label': TEXT.fieldsChanged });
+  if (!changes.length) box.append(el('li', { class: 'muted', text: TEXT.onlyOrder }));
+  for (const c of changes) {
+    const li = el('li', { class: `field-${c.kind}` }, el('code', { class: 'field-path', text: c.path }), ': ');
+    if (c.kind === 'changed') {
+      li.append(el('code', { class: 'field-before', text: valueText(view, c.before) }), ' → ',
+        el('code', { class: 'field-after', text: valueText(view, c.after) }));
+    } else if (c.kind === 'added') {
+      li.append(el('code', { class: 'field-after', text: valueText(view, c.after) }), ' ', el('span', { class: 'field-kind', text: TEXT.fieldAdded }));
+    } else {
+      li.append(el('code', { class: 'field-before', text: valueText(view, c.before) }), ' ', el('span', { class: 'field-kind', text: TEXT.fieldRemoved }));
+    }
+    box.append(li);
+  }
+  if (changes.length >= DIFF_LIMIT) box.append(el('li', { class: 'muted', text: TEXT.moreFields }));
+  return box;
+}
+
+function docRow(view, shell, ejson, mark, before) {
   const row = el('div', { class: `doc${mark ? ' doc-' + mark : ''}` });
-  if (mark) row.append(el('span', { class: 'doc-mark', text: MARK_LABEL[mark] }));
+  if (mark) row.append(el('span', { class: 'doc-mark', text: TEXT.marks[mark] }));
   row.append(renderValue(view, shell, ejson));
+  if (mark === 'changed' && before !== undefined) row.append(changesList(view, before, ejson));
   return row;
 }
 
 // --- the pane ---------------------------------------------------------------
 
 /**
- * Render a run: `{out, stmts, ms}` from the worker. `onErrorClick` jumps to the error.
+ * Render a run: `{out, stmts, ms}` from the worker. `onErrorClick` jumps to the error;
+ * `tools(i, head)` may add buttons to result `i`, `collectionTool(name)` give a changed
+ * collection's button. Returns the error block, if any.
  */
-export function renderRun(container, view, run, { onErrorClick } = {}) {
+export function renderRun(container, view, run, { onErrorClick, tools, collectionTool } = {}) {
   container.replaceChildren();
   const { out, stmts } = run;
   const results = out.results ?? [];
   results.forEach((ejson, i) => {
     const stmt = stmts?.[i];
-    const title = stmt ? firstLine(stmt.text) : `Result ${i + 1}`;
-    const block = el('section', { class: 'result', 'aria-label': `Result ${i + 1}` },
-      el('h3', { class: 'result-title' },
-        el('span', { class: 'result-num', text: `${i + 1}` }),
-        el('code', { text: title })),
-      renderValue(view, out.shell?.[i] ?? '', ejson));
+    const title = stmt ? firstLine(stmt.text) : TEXT.result(i + 1);
+    const head = el('h3', { class: 'result-title' },
+      el('span', { class: 'result-num', text: `${i + 1}` }),
+      el('code', { text: title }));
+    const block = el('section', { class: 'result', 'aria-label': TEXT.result(i + 1) },
+      head, renderValue(view, out.shell?.[i] ?? '', ejson));
+    tools?.(i, head);
     const work = out.work?.[i];
     if (work) block.append(workLine(work));
     container.append(block);
   });
-  if (out.error) container.append(errorBlock(out.error, onErrorClick));
+  let errorBox = null;
+  if (out.error) {
+    errorBox = errorBlock(out.error, onErrorClick, stmts);
+    container.append(errorBox);
+  }
   if (results.length === 0 && !out.error) {
-    container.append(el('p', { class: 'muted empty', text: 'The script ran without results (only assignments or nothing to run).' }));
+    container.append(el('p', { class: 'muted empty', text: TEXT.noResults }));
   }
   // The engine lists only the collections the script changed, with their initial documents.
   const names = new Set([...Object.keys(out.collectionsShell ?? {}), ...Object.keys(out.initial ?? {})]);
   if (names.size) {
     const changes = diffCollections(out.initial ?? {}, out.collections ?? {}, names);
     if (changes.length) {
-      const sec = el('section', { class: 'collections', 'aria-label': 'Changed collections' },
-        el('h3', { class: 'section-title', text: 'Collections after the run' }));
-      for (const c of changes) sec.append(collectionBlock(view, c, out));
+      const sec = el('section', { class: 'collections', 'aria-label': TEXT.changedCollections },
+        el('h3', { class: 'section-title', text: TEXT.collectionsTitle }));
+      for (const c of changes) sec.append(collectionBlock(view, c, out, collectionTool?.(c.name)));
       container.append(sec);
     }
   }
+  return errorBox;
 }
 
 // "Work done" under a read's result: index or collection scan, keys and
-// documents examined; it opens to the read's explain("executionStats").
+// documents examined (and, for a count, the documents counted); it opens to
+// the read's explain("executionStats").
 function workLine(w) {
   const plural = (n, one) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
-  const how = w.index ? `${w.stage} on index ${w.index}` : w.stage === 'COLLSCAN' ? 'COLLSCAN (collection scan, no index)' : w.stage;
-  const text = `Work done: ${how} · ${plural(w.keysExamined, 'key')} and ${plural(w.docsExamined, 'document')} examined · ${plural(w.nReturned, 'result')}`;
+  const how = w.index ? TEXT.onIndex(w.stage, w.index) : w.stage === 'COLLSCAN' ? TEXT.collscan : w.stage;
+  const counted = w.nCounted == null ? null : `${plural(w.nCounted, 'document')} counted`;
+  const text = TEXT.work(how, plural(w.keysExamined, 'key'), plural(w.docsExamined, 'document'), plural(w.nReturned, 'result'), counted);
   const details = el('details', { class: 'work' }, el('summary', { class: 'work-line', text }));
   // The explain is printed only when opened.
   details.addEventListener('toggle', () => {
     if (!details.open || details.querySelector('.work-explain')) return;
     const pre = shellText(w.explain ?? '');
     pre.classList.replace('shell', 'work-explain');
-    details.append(
-      el('p', { class: 'muted work-note', text: 'explain("executionStats") of this read (the playground shows times as 0):' }),
-      pre);
+    details.append(el('p', { class: 'muted work-note', text: TEXT.workNote }), pre);
   });
   return details;
 }
 
-function collectionBlock(view, change, out) {
+function collectionBlock(view, change, out, button) {
   const counts = [];
   const n = (m) => change.docs.filter((d) => d.mark === m).length;
-  if (change.created) counts.push('new collection');
-  if (change.dropped) counts.push('dropped');
-  if (n('inserted')) counts.push(`${n('inserted')} inserted`);
-  if (n('changed')) counts.push(`${n('changed')} changed`);
-  if (change.removed.length && !change.dropped) counts.push(`${change.removed.length} removed`);
+  if (change.created) counts.push(TEXT.newCollection);
+  if (change.dropped) counts.push(TEXT.dropped);
+  if (n('inserted')) counts.push(TEXT.inserted(n('inserted')));
+  if (n('changed')) counts.push(TEXT.changed(n('changed')));
+  if (change.removed.length && !change.dropped) counts.push(TEXT.removed(change.removed.length));
   const box = el('details', { class: 'collection', open: '' },
     el('summary', {},
       el('code', { class: 'coll-name', text: change.name }),
-      el('span', { class: 'muted', text: ` — ${change.docs.length} document${change.docs.length === 1 ? '' : 's'}; ${counts.join(', ')}` })));
+      el('span', { class: 'muted', text: ` — ${TEXT.documents(change.docs.length)}; ${counts.join(', ')}` }),
+      button ?? null));
   const shells = out.collectionsShell?.[change.name] ?? [];
+  const initialShells = out.initialShell?.[change.name] ?? [];
+  const row = (d) => (d.mark === 'removed'
+    ? docRow(view, initialShells[d.i] ?? shellInline(d.doc), d.doc, 'removed')
+    : docRow(view, shells[d.i] ?? shellInline(d.doc), d.doc, d.mark, d.before));
   // Unchanged documents stay in their place, folded, so the changes stand out.
-  let run = [];
+  let group = [];
   const flush = () => {
-    if (!run.length) return;
-    const group = run;
-    const fold = el('details', { class: 'unchanged' },
-      el('summary', { class: 'muted', text: `${group.length} unchanged document${group.length === 1 ? '' : 's'}` }));
+    if (!group.length) return;
+    const docs = group;
+    const fold = el('details', { class: 'unchanged' }, el('summary', { class: 'muted', text: TEXT.unchanged(docs.length) }));
     fold.addEventListener('toggle', () => {
       if (!fold.open || fold.childElementCount > 1) return;
-      for (const d of group) fold.append(docRow(view, shells[d.i] ?? JSON.stringify(d.doc), d.doc, null));
+      for (const d of docs) fold.append(row(d));
     });
     box.append(fold);
-    run = [];
+    group = [];
   };
   // Past MAX_MARKED documents the rest are folded too: a 100 000-document insert stays cheap.
   let shown = 0;
   const rest = [];
   for (const d of change.docs) {
     if (shown >= MAX_MARKED) { rest.push(d); continue; }
-    if (!d.mark) { run.push(d); continue; }
+    if (!d.mark) { group.push(d); continue; }
     flush();
-    box.append(docRow(view, shells[d.i] ?? JSON.stringify(d.doc), d.doc, d.mark));
+    box.append(row(d));
     shown += 1;
   }
   flush();
-  const removed = change.removed.map((d) => ({ doc: d, mark: 'removed' }));
-  const removedView = view === 'shell' ? 'ejson' : view; // removed documents have no shell text
-  const more = [...rest, ...removed.slice(Math.max(0, MAX_MARKED - shown))];
-  for (const d of removed.slice(0, Math.max(0, MAX_MARKED - shown))) box.append(docRow(removedView, '', d.doc, 'removed'));
+  const removed = change.removed.map((r) => ({ ...r, mark: 'removed' }));
+  const room = Math.max(0, MAX_MARKED - shown);
+  for (const d of removed.slice(0, room)) box.append(row(d));
+  const more = [...rest, ...removed.slice(room)];
   if (more.length) {
-    const fold = el('details', { class: 'unchanged' },
-      el('summary', { class: 'muted', text: `${more.length} more document${more.length === 1 ? '' : 's'}` }));
+    const fold = el('details', { class: 'unchanged' }, el('summary', { class: 'muted', text: TEXT.more(more.length) }));
     fold.addEventListener('toggle', () => {
       if (!fold.open || fold.childElementCount > 1) return;
-      for (const d of more.slice(0, 5000)) {
-        fold.append(d.mark === 'removed'
-          ? docRow(removedView, '', d.doc, 'removed')
-          : docRow(view, shells[d.i] ?? JSON.stringify(d.doc), d.doc, d.mark));
-      }
-      if (more.length > 5000) fold.append(el('p', { class: 'muted', text: `… and ${more.length - 5000} more` }));
+      for (const d of more.slice(0, 5000)) fold.append(row(d));
+      if (more.length > 5000) fold.append(el('p', { class: 'muted', text: TEXT.andMore(more.length - 5000) }));
     });
     box.append(fold);
   }
   return box;
 }
 
-function firstLine(text) {
+export function firstLine(text) {
   const line = text.split('\n').map((s) => s.trim()).filter(Boolean).join(' ');
   return line.length > 120 ? line.slice(0, 117) + '…' : line;
 }
 
+/** An error in plain words, naming the pane at fault (and the place, when known). */
 export function errorText(err) {
-  const where = err.line ? `${err.source === 'db' ? 'Database' : 'Query'} line ${err.line}, column ${err.column}: ` : '';
+  const pane = err.source === 'db' ? TEXT.dbPane : err.source === 'script' ? TEXT.queryPane : null;
+  const where = err.line ? TEXT.at(pane ?? TEXT.queryPane, err.line, err.column) : pane === TEXT.dbPane ? `${pane}: ` : '';
   return `${where}(${err.codeName}) ${err.message}`;
 }
 
-function errorBlock(err, onClick) {
+/** The statement an error lies in (`stmts`: the statements with results), if any. */
+export function statementOf(err, stmts) {
+  if (err.source !== 'script' || err.start == null) return null;
+  const i = (stmts ?? []).findIndex((s) => s.start <= err.start && err.start <= s.end);
+  return i < 0 ? null : { index: i, ...stmts[i] };
+}
+
+function errorBlock(err, onClick, stmts) {
   const box = el('section', { class: 'error', role: 'alert' });
+  const stmt = statementOf(err, stmts);
+  if (stmt) {
+    box.append(el('p', { class: 'error-stmt' }, el('span', { text: TEXT.failedStatement(stmt.index + 1) }), ' ',
+      el('code', { text: firstLine(stmt.text) })));
+  }
   box.append(el('p', { class: 'error-title', text: errorText(err) }));
   if (err.excerpt) box.append(el('pre', { class: 'excerpt', text: err.excerpt }));
   if (err.line && onClick) {
-    const b = el('button', { class: 'linkish', type: 'button', text: 'Show in the editor' });
+    const b = el('button', { class: 'linkish', type: 'button', text: TEXT.showInEditor });
     b.addEventListener('click', () => onClick(err));
     box.append(b);
   }
@@ -298,3 +361,5 @@ export function renderMessage(container, kind, text) {
   container.replaceChildren(el('section', { class: kind === 'error' ? 'error' : 'notice', role: kind === 'error' ? 'alert' : 'status' },
     el('p', { class: 'error-title', text })));
 }
+
+export { el, renderValue };

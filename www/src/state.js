@@ -15,6 +15,7 @@ export const state = {
   seed: 0,
   tutorial: null,
   step: null,
+  edited: false, // typed by the user since the last link or template: a link asks before replacing it
 };
 
 let restored = false;
@@ -34,6 +35,7 @@ export function restoreSaved() {
     if (Number.isSafeInteger(saved.seed) && saved.seed >= 0) state.seed = saved.seed;
     if (typeof saved.tutorial === 'string') state.tutorial = saved.tutorial;
     if (Number.isSafeInteger(saved.step)) state.step = saved.step;
+    if (typeof saved.edited === 'boolean') state.edited = saved.edited;
   } catch { /* nothing saved, or unreadable: keep the defaults */ }
 }
 

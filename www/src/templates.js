@@ -112,4 +112,114 @@ db.readings.find()`,
   },
 ];
 
-export const DEFAULT_TEMPLATE = TEMPLATES[0];
+const employees = `db = {
+  employees: [
+    { _id: 1, name: "Ana", title: "CEO", reportsTo: null },
+    { _id: 2, name: "Bo", title: "CTO", reportsTo: "Ana" },
+    { _id: 3, name: "Chen", title: "Engineering lead", reportsTo: "Bo" },
+    { _id: 4, name: "Dee", title: "Engineer", reportsTo: "Chen" },
+    { _id: 5, name: "Eli", title: "Engineer", reportsTo: "Chen" },
+    { _id: 6, name: "Fay", title: "CFO", reportsTo: "Ana" }
+  ]
+}`;
+
+// Templates that teach one idea each; the comments say why it works.
+TEMPLATES.unshift({
+  id: 'blank',
+  name: 'blank playground',
+  db: `// One collection per field of db; documents without _id get one.
+db = {
+  items: [
+    { name: "first" }
+  ]
+}`,
+  script: `// Write mongosh statements here; Ctrl+Enter runs them all.
+db.items.find()`,
+});
+
+TEMPLATES.push(
+  {
+    id: 'explain-index',
+    name: 'explain with createIndex',
+    db: trades,
+    script: `// Without an index, find() reads every document (COLLSCAN).
+db.trades.find({ ticker: "MDB" }).explain("executionStats")
+// An index on ticker lets the same query read only the matching keys.
+db.trades.createIndex({ ticker: 1 })
+// Now the winning plan is an IXSCAN: compare totalDocsExamined with the first explain.
+db.trades.find({ ticker: "MDB" }).explain("executionStats")`,
+  },
+  {
+    id: 'facet',
+    name: '$facet: several summaries in one pass',
+    db: products,
+    script: `// $facet runs several sub-pipelines over the same input documents
+// and returns one document with an array per facet.
+db.products.aggregate([
+  { $facet: {
+    // how many products per category
+    byCategory: [{ $sortByCount: "$category" }],
+    // the three most expensive
+    priciest: [{ $sort: { price: -1 } }, { $limit: 3 }, { $project: { _id: 0, name: 1, price: 1 } }],
+    // what is out of stock
+    soldOut: [{ $match: { stock: 0 } }, { $count: "products" }]
+  } }
+])`,
+  },
+  {
+    id: 'window',
+    name: '$setWindowFields: running totals',
+    db: trades,
+    script: `// $setWindowFields adds fields computed over a window of neighbouring documents,
+// without grouping them away (unlike $group).
+db.trades.aggregate([
+  { $setWindowFields: {
+    partitionBy: "$ticker",          // one window per ticker
+    sortBy: { at: 1 },               // in time order
+    output: {
+      // from the partition's first document up to this one
+      runningQty: { $sum: "$qty", window: { documents: ["unbounded", "current"] } },
+      // this trade and the one before it
+      avgPrice2: { $avg: "$price", window: { documents: [-1, 0] } }
+    }
+  } },
+  { $project: { _id: 0, ticker: 1, at: 1, qty: 1, runningQty: 1, avgPrice2: 1 } }
+])`,
+  },
+  {
+    id: 'bucket',
+    name: '$bucket: a histogram',
+    db: products,
+    script: `// $bucket puts each document in the range its groupBy value falls into:
+// boundaries [0, 50, 100, 500) make three buckets, named by their lower bound.
+db.products.aggregate([
+  { $bucket: {
+    groupBy: "$price",
+    boundaries: [0, 50, 100, 500],
+    default: "other",                // prices outside every range
+    output: { count: { $sum: 1 }, names: { $push: "$name" } }
+  } }
+])`,
+  },
+  {
+    id: 'graph-lookup',
+    name: '$graphLookup: a reporting chain',
+    db: employees,
+    script: `// $graphLookup follows a link again and again: from each employee's reportsTo
+// to that manager's own reportsTo, up to the top.
+db.employees.aggregate([
+  { $match: { name: "Dee" } },
+  { $graphLookup: {
+    from: "employees",
+    startWith: "$reportsTo",         // the first name to look up
+    connectFromField: "reportsTo",   // then follow each found document's reportsTo
+    connectToField: "name",          // matched against name
+    as: "chain",
+    depthField: "level"              // 0 = direct manager, 1 = the manager's manager...
+  } },
+  { $project: { _id: 0, name: 1, chain: { $sortArray: { input: "$chain.name", sortBy: 1 } } } }
+])`,
+  },
+);
+
+export const DEFAULT_TEMPLATE = TEMPLATES.find((t) => t.id === 'find');

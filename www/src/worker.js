@@ -1,6 +1,6 @@
 // The engine's thread: runs scripts so the page never freezes. The page may
 // terminate this worker at any time (Stop, time limit, a trap) and start a new one.
-import init, { run_page, statements, check_step } from '../pkg/mqlplay.js';
+import init, { run_page, stages_page, statements, check_step } from '../pkg/mqlplay.js';
 import { handleAssist } from './assist_worker.js';
 
 // Runs wait for the engine whichever message arrives first.
@@ -40,11 +40,14 @@ self.onmessage = async (event) => {
       const t0 = performance.now();
       // JSON text: one string crosses to the page, which parses it (see engine.js).
       // The engine keeps the configuration loaded while its text is unchanged.
-      const json = run_page(msg.db, msg.script, msg.now, msg.seed);
+      // `stages`: the Stages view of one aggregate ({target, off}) instead of a plain run.
+      const json = msg.stages
+        ? stages_page(msg.db, msg.script, msg.now, msg.seed, msg.stages.target, Uint32Array.from(msg.stages.off))
+        : run_page(msg.db, msg.script, msg.now, msg.seed);
       const ms = performance.now() - t0;
       const stmts = statements(msg.script);
       // A tutorial step's check (../tutorials/): the engine compares this run with the step's expectation.
-      const check = msg.check ? check_step(msg.check, msg.db, msg.script, msg.now, msg.seed) : null;
+      const check = msg.check && !msg.stages ? check_step(msg.check, msg.db, msg.script, msg.now, msg.seed) : null;
       self.postMessage({ type: 'result', id: msg.id, json, stmts, ms, check });
     } catch (e) {
       // A wasm trap (a panic is `unreachable`) leaves the instance unusable: the page restarts us.

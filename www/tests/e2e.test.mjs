@@ -169,7 +169,7 @@ test('a syntax error is underlined in the editor with its message', async () => 
   const note = await page.textContent('#query-editor .cm-error-note');
   assert.match(note, /FailedToParse|SyntaxError|\(/);
   const error = await page.textContent('#result .error');
-  assert.match(error, /Query line 1, column \d+/);
+  assert.match(error, /Query pane, line 1, column \d+/);
   await shot(page, '04-syntax-error');
   // An error in the Database pane is marked there.
   await replaceText(page, 'db-editor', 'db = { trades: [ { _id: 1, } ] ');
@@ -178,7 +178,7 @@ test('a syntax error is underlined in the editor with its message', async () => 
   await waitRuns(page, n + 2);
   await page.waitForSelector('#db-editor .cm-lintRange-error');
   assert.equal(await page.$('#query-editor .cm-lintRange-error'), null);
-  assert.match(await page.textContent('#result .error'), /Database line 1, column \d+/);
+  assert.match(await page.textContent('#result .error'), /Database pane, line 1, column \d+/);
   await shot(page, '04b-database-error');
   await page.close();
 });
@@ -215,7 +215,7 @@ test('share, then open the link: identical editors and result', async () => {
   assert.equal(await other.textContent('#result'), result);
   assert.equal(await other.inputValue('#seed'), '7');
   assert.equal(await other.inputValue('#now'), now);
-  assert.equal(new URL(other.url()).hash, '', 'the fragment is cleared once opened');
+  assert.equal(new URL(other.url()).hash, new URL(url).hash, 'the link stays in the address bar until an edit');
   await shot(other, '06-opened-link');
 
   if (CLI) {
@@ -292,7 +292,9 @@ test('Stop ends a long run and the page keeps working', async () => {
   await shot(page, '08-running');
   await page.click('#stop');
 
-  await page.waitForSelector('#result .error');
+  // The user asked for it: a notice, not an error.
+  await page.waitForSelector('#result .notice');
+  assert.equal(await page.$('#result .error'), null);
   assert.match(await page.textContent('#result'), /Stopped/);
   assert.equal(await page.isDisabled('#stop'), true);
   await shot(page, '09-stopped');

@@ -1,0 +1,331 @@
+// Browser tests of the aggregation workbench and the result views (issue 26):
+// plain messages, nothing stale, field-level diffs, stage by stage, run at the
+// cursor, copy and download, links over autosaved work. Same setup as
+// e2e.test.mjs; screenshots go to tests/artifacts/ (workbench-*.png).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { serve, launch } from './harness.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const www = join(here, '..');
+const artifacts = join(here, 'artifacts');
+
+let site;
+let origin;
+let context;
+let browser;
+const problems = [];
+
+async function newPage() {
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return page;
+}
+
+const shot = (page, name) => page.screenshot({ path: join(artifacts, `workbench-${name}.png`) });
+const runs = (page) => page.evaluate(() => Number(document.body.dataset.runs || 0));
+async function waitRuns(page, n) {
+  await page.waitForFunction((k) => Number(document.body.dataset.runs || 0) >= k, n, { timeout: 20_000 });
+}
+const stageRuns = (page) => page.evaluate(() => Number(document.body.dataset.stageRuns || 0));
+async function waitStageRuns(page, n) {
+  await page.waitForFunction((k) => Number(document.body.dataset.stageRuns || 0) >= k, n, { timeout: 20_000 });
+}
+
+async function editorText(page, id) {
+  return page.evaluate((sel) => [...document.querySelectorAll(`${sel} .cm-line`)].map((l) => {
+    const copy = l.cloneNode(true);
+    for (const w of copy.querySelectorAll('.cm-error-note')) w.remove();
+    return copy.textContent;
+  }).join('\n'), `#${id}`);
+}
+
+async function replaceText(page, id, text) {
+  await page.click(`#${id} .cm-content`);
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+/** A fresh page with `db` and `script` typed in and run. */
+async function pageWith(db, script) {
+  const page = await newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.click('[data-view="shell"]'); // the view is autosaved: an earlier test may have left another
+  await replaceText(page, 'db-editor', db);
+  await replaceText(page, 'query-editor', script);
+  const n = await runs(page);
+  await page.click('#run');
+  await waitRuns(page, n + 1);
+  return page;
+}
+
+const link = (state) => `v1${deflateRawSync(Buffer.from(JSON.stringify({ now: 1704067200000, seed: 0, view: 'shell', ...state }))).toString('base64url')}`;
+
+const TRADES = `db = { trades: [
+  { _id: 1, ticker: "MDB", qty: 120, price: 251.3, tags: ["a", "b"] },
+  { _id: 2, ticker: "AAPL", qty: 40, price: 179.6 },
+  { _id: 3, ticker: "MDB", qty: 60, price: 255.1 },
+  { _id: 4, ticker: "MSFT", qty: 15, price: 410.2 }
+] }`;
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  site = await serve(www);
+  origin = site.origin;
+  browser = await launch(chromium, 'mqlplay-workbench-', { viewport: { width: 1366, height: 768 }, colorScheme: 'light' });
+  context = browser.context;
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+});
+
+after(async () => {
+  await browser?.close();
+  site?.stop();
+});
+
+test('messages: unsupported names, the Database pane, a count\'s documents, a broken link', async () => {
+  const page = await pageWith(TRADES, 'db.trades.countDocuments({ ticker: "MDB" })\ndb.trades.renameCollection("deals")');
+  const work = await page.textContent('#result .result .work-line');
+  assert.match(work, /2 documents counted/, work);
+  const error = await page.textContent('#result .error');
+  assert.match(error, /\(CommandNotSupported\) the collection method renameCollection\(\) is not supported/, error);
+  for (const [script, name] of [['print("hi")', 'print'], ['sleep(10)', 'sleep']]) {
+    const n = await runs(page);
+    await replaceText(page, 'query-editor', script);
+    await page.click('#run');
+    await waitRuns(page, n + 1);
+    assert.match(await page.textContent('#result .error'), new RegExp(`CommandNotSupported.*${name}\\(\\)`));
+  }
+  // A duplicate _id in the Database pane says where it comes from.
+  const n = await runs(page);
+  await replaceText(page, 'db-editor', 'db = { t: [ { _id: 1 }, { _id: 1 } ] }');
+  await page.click('#run');
+  await waitRuns(page, n + 1);
+  assert.match(await page.textContent('#result .error'), /^.*Database pane.*DuplicateKey/s);
+  await shot(page, 'database-pane-error');
+  // A link mangled in transit: plain words, no decoder internals.
+  const good = link({ db: '[]', script: 'db.collection.find()' });
+  await page.evaluate((f) => { location.hash = f; }, `${good.slice(0, 30)}…`);
+  await page.waitForSelector('#banner:not([hidden])');
+  const banner = await page.textContent('#banner');
+  assert.match(banner, /This share link cannot be opened: some of its characters are not part of a link/, banner);
+  assert.doesNotMatch(banner, /offset|symbol|base64/i, banner);
+  await page.close();
+});
+
+test('nothing stale: an edit dims the result; a late error comes into view; its statement is marked', async () => {
+  const long = Array.from({ length: 60 }, (_, i) => `{ _id: ${i}, note: "row ${i}" }`).join(', ');
+  const page = await pageWith(`db = { rows: [ ${long} ] }`, 'db.rows.find()\ndb.rows.aggregate([{ $grop: { _id: null } }])');
+  const box = await page.$('#result .error');
+  assert.ok(box, 'the runtime error is shown');
+  assert.ok(await box.isVisible());
+  const inView = await page.evaluate(() => {
+    const pane = document.getElementById('result').getBoundingClientRect();
+    const err = document.querySelector('#result .error').getBoundingClientRect();
+    return err.top >= pane.top - 1 && err.top < pane.bottom;
+  });
+  assert.ok(inView, 'the error scrolled into the result pane');
+  assert.match(await page.textContent('#result .error'), /Statement 2 failed/);
+  assert.match(await page.textContent('#query-editor .cm-stmt-error'), /\$grop/);
+  assert.equal(await page.isVisible('#stale-note'), false);
+  await shot(page, 'runtime-error');
+  // Editing either pane marks the result as out of date.
+  await page.click('#query-editor .cm-content');
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.type(' ');
+  await page.waitForSelector('#stale-note:not([hidden])');
+  assert.match(await page.textContent('#stale-note'), /Edited since this run/);
+  assert.equal(await page.getAttribute('#result', 'class'), 'result-body stale');
+  await shot(page, 'stale');
+  await page.keyboard.press('Backspace'); // back to the text that ran
+  await page.waitForSelector('#stale-note', { state: 'hidden' });
+  await page.click('#db-editor .cm-content');
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.type('\n');
+  await page.waitForSelector('#stale-note:not([hidden])');
+  const n = await runs(page);
+  await page.click('#run');
+  await waitRuns(page, n + 1);
+  assert.equal(await page.isVisible('#stale-note'), false, 'a new run is current');
+  await page.close();
+});
+
+test('field-level diff: before → after, array elements by position, removed documents in shell format', async () => {
+  const page = await pageWith(TRADES, [
+    'db.trades.updateOne({ _id: 1 }, { $inc: { qty: 5 }, $set: { "tags.1": "z", desk: "eq" }, $unset: { price: "" } })',
+    'db.trades.deleteOne({ _id: 2 })',
+    'db.trades.insertOne({ _id: 9, ticker: "ORCL", qty: 1 })',
+  ].join('\n'));
+  const lines = await page.$$eval('#result .doc-changed .field-changes li', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(lines, ['qty: 120 → 125', 'price: 251.3 removed', 'tags.1: \'b\' → \'z\'', 'desk: \'eq\' added']);
+  const removed = await page.textContent('#result .doc-removed pre');
+  assert.match(removed, /_id: 2,/);
+  assert.doesNotMatch(removed, /"_id"/, 'shell format, like the others');
+  assert.match(await page.textContent('#result .doc-inserted pre'), /ticker: 'ORCL'/);
+  await shot(page, 'field-diff');
+  await page.click('[data-view="ejson"]');
+  assert.match(await page.textContent('#result .doc-changed .field-changes'), /tags\.1: "b" → "z"/);
+  await page.close();
+});
+
+test('stage by stage: counts per stage, a stage switched off, an error on its card, facets, several pipelines', async () => {
+  const page = await pageWith(TRADES, [
+    'db.trades.aggregate([',
+    '  { $match: { qty: { $gte: 40 } } },',
+    '  { $group: { _id: "$ticker", shares: { $sum: "$qty" } } },',
+    '  { $sort: { shares: -1 } }',
+    '])',
+    'db.trades.aggregate([{ $facet: { mdb: [{ $match: { ticker: "MDB" } }, { $count: "n" }], all: [{ $count: "n" }] } }])',
+  ].join('\n'));
+  const script = await editorText(page, 'query-editor');
+  let n = await stageRuns(page);
+  await page.click('#result .result:nth-of-type(1) .result-tool:has-text("Stages")');
+  await waitStageRuns(page, n + 1);
+  const counts = () => page.$$eval('#result .stage-list:not(.stage-facet) > .stage-card > .stage-top .stage-count', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(await counts(), ['3 documents out', '2 documents out', '2 documents out']);
+  assert.match(await page.textContent('#result .stage-card:nth-of-type(2) .stage-docs'), /_id: 'MDB', shares: 180/);
+  await shot(page, 'stages');
+  // Switch $match off: the effect shows at once, the text stays as it was.
+  n = await stageRuns(page);
+  await page.click('#result .stage-card:nth-of-type(1) .stage-switch');
+  await waitStageRuns(page, n + 1);
+  assert.deepEqual(await counts(), ['off: skipped', '3 documents out', '3 documents out']);
+  assert.equal(await editorText(page, 'query-editor'), script);
+  await shot(page, 'stage-off');
+  // The second pipeline, from the selector: one card per facet stage.
+  n = await stageRuns(page);
+  await page.selectOption('#stages-select', '1');
+  await waitStageRuns(page, n + 1);
+  const facets = await page.$$eval('#result .facet-name', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(facets, ['facet mdb', 'facet all']);
+  const facetCounts = await page.$$eval('#result .stage-facet .stage-count', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(facetCounts, ['2 documents out', '1 document out', '1 document out']);
+  // A failing stage shows its error on its card; the Stages view follows each run.
+  n = await stageRuns(page);
+  await replaceText(page, 'query-editor', 'db.trades.aggregate([{ $match: {} }, { $grop: { _id: 1 } }, { $limit: 1 }])');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await waitStageRuns(page, n + 1);
+  assert.match(await page.textContent('#result .stage-card:nth-of-type(2) .error'), /Unrecognized pipeline stage name: '\$grop'/);
+  assert.deepEqual(await counts(), ['4 documents out', '', 'not run (an earlier stage failed)']);
+  await shot(page, 'stage-error');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#result-pane').scrollIntoViewIfNeeded();
+  await shot(page, 'stages-phone');
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.click('.stages-back');
+  await page.waitForSelector('#result > .error'); // the run's own result: the same error
+  await page.close();
+});
+
+test('run the statement at the cursor: the script up to it, its result in view', async () => {
+  const page = await pageWith(TRADES, 'db.trades.countDocuments()\ndb.trades.updateOne({ _id: 1 }, { $set: { qty: 1 } })\ndb.trades.find({ _id: 1 })');
+  // The cursor on line 2.
+  await page.click('#query-editor .cm-line:nth-child(2)');
+  const n = await runs(page);
+  await page.keyboard.press('ControlOrMeta+Shift+Enter');
+  await waitRuns(page, n + 1);
+  const titles = await page.$$eval('#result .result .result-title code', (els) => els.map((e) => e.textContent));
+  assert.equal(titles.length, 2, titles.join('\n'));
+  assert.match(await page.textContent('#result .result-at-cursor'), /modifiedCount: 1/);
+  assert.match(await page.textContent('#status'), /Ran up to statement 2 of 3/);
+  assert.ok(await page.$('#query-editor .cm-stmt-ran'));
+  await shot(page, 'run-at-cursor');
+  // The ▶ beside line 3 runs everything.
+  const markers = await page.$$('#query-editor .cm-run-here');
+  assert.equal(markers.length, 3);
+  await markers[2].click();
+  await waitRuns(page, n + 2);
+  assert.equal((await page.$$('#result .result')).length, 3);
+  assert.match(await page.textContent('#result .result-at-cursor'), /qty: 1\b/);
+  await page.close();
+});
+
+test('copy a result as shell text or EJSON; download a result and a collection as an EJSON array', async () => {
+  const page = await pageWith(TRADES, 'db.trades.find({ ticker: "MDB" })\ndb.trades.insertOne({ _id: 7, at: ISODate("2024-01-02T03:04:05Z") })');
+  const first = '#result .result:nth-of-type(1)';
+  await page.click(`${first} .result-tool:has-text("Copy")`);
+  await page.waitForFunction(() => /Copied/.test(document.getElementById('status').textContent));
+  const shell = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(shell, await page.textContent(`${first} pre.shell`));
+  await page.click(`${first} .result-tool:has-text("Copy EJSON")`);
+  await page.waitForFunction(() => /Copied/.test(document.getElementById('status').textContent));
+  assert.deepEqual(JSON.parse(await page.evaluate(() => navigator.clipboard.readText())).map((d) => d._id), [1, 3]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${first} .result-tool:has-text("Download")`)]);
+  assert.equal(download.suggestedFilename(), 'result-1.json');
+  const docs = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.deepEqual(docs.map((d) => d.ticker), ['MDB', 'MDB']);
+  const [coll] = await Promise.all([page.waitForEvent('download'), page.click('#result .collection summary .result-tool')]);
+  assert.equal(coll.suggestedFilename(), 'trades.json');
+  const all = JSON.parse(readFileSync(await coll.path(), 'utf8'));
+  assert.equal(all.length, 5);
+  assert.deepEqual(all[4], { _id: 7, at: { $date: '2024-01-02T03:04:05Z' } }, 'Extended JSON that mongoimport reads');
+  await shot(page, 'copy-download');
+  await page.close();
+});
+
+test('a link over typed work asks first; the address bar keeps the link until an edit', async () => {
+  const page = await pageWith('db = { mine: [ { _id: 1 } ] }', 'db.mine.find()');
+  const url = `${origin}/#${link({ db: 'db = { theirs: [ { _id: 2 } ] }', script: 'db.theirs.find()' })}`;
+  await page.evaluate((u) => { location.href = u; }, url);
+  await page.waitForSelector('#link-dialog[open]');
+  await shot(page, 'link-prompt');
+  await page.click('#link-dialog [data-choice="keep"]');
+  await page.waitForFunction(() => /was kept/.test(document.getElementById('status').textContent));
+  assert.equal(await editorText(page, 'query-editor'), 'db.mine.find()');
+  assert.equal(new URL(page.url()).hash, '', 'the link not opened leaves the address bar');
+  // Again, and replace.
+  const n = await runs(page);
+  await page.evaluate((u) => { location.href = u; }, url);
+  await page.waitForSelector('#link-dialog[open]');
+  await page.click('#link-dialog [data-choice="replace"]');
+  await waitRuns(page, n + 1);
+  assert.equal(await editorText(page, 'query-editor'), 'db.theirs.find()');
+  assert.equal(page.url(), url, 'the address bar keeps the link');
+  // A reload on the same link opens it without asking (nothing typed since).
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.isVisible('#link-dialog'), false);
+  // The first edit takes the link out of the address bar.
+  await page.click('#query-editor .cm-content');
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.type(' ');
+  await page.waitForFunction(() => location.hash === '');
+  await page.close();
+});
+
+test('templates: blank, explain with createIndex, $facet, $setWindowFields, $bucket, $graphLookup', async () => {
+  const page = await newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  for (const [id, expect] of [
+    ['blank', /name: 'first'/],
+    ['explain-index', /stage: 'IXSCAN'/],
+    ['facet', /byCategory/],
+    ['window', /runningQty/],
+    ['bucket', /count: 2/],
+    ['graph-lookup', /chain: \[ 'Ana', 'Bo', 'Chen' \]/],
+  ]) {
+    const n = await runs(page);
+    await page.click('#templates');
+    await page.click(`[data-template="${id}"]`);
+    await waitRuns(page, n + 1);
+    assert.equal(await page.$('#result .error'), null, id);
+    assert.match(await page.textContent('#result'), expect, id);
+    assert.match(await editorText(page, 'query-editor'), /\/\/ /, `${id} is commented`);
+  }
+  await shot(page, 'template-graph-lookup');
+  await page.close();
+});
+
+test('nothing was logged', () => {
+  assert.deepEqual(problems, []);
+});
