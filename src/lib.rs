@@ -60,14 +60,34 @@ pub fn load_database(db_text: &str, run: &RunCtx) -> Result<Database> {
             extjson: true,
             new_id: &db,
         };
-        config::parse_database(db_text, &ctx).map_err(|e| e.in_source(Source::Database))?
+        config::parse_database(db_text, &ctx).map_err(|e| loading(e, db_text))?
     };
     let mut db = db;
     for (name, docs) in parsed {
         db.load_collection(&name, docs)
-            .map_err(|e| e.in_source(Source::Database))?;
+            .and_then(|()| budget::check())
+            .map_err(|e| loading(e, db_text))?;
     }
     Ok(db)
+}
+
+/// An error while loading the Database pane; past the memory budget, say
+/// that the pane holds too much (no script has run yet).
+fn loading(e: Error, db_text: &str) -> Error {
+    let e = if budget::is_exceeded(&e) {
+        Error {
+            message: format!(
+                "the Database pane holds more than the playground can load ({} MB of text; \
+                 one run may use {} MiB): use fewer or smaller documents",
+                db_text.len() / 1_000_000,
+                budget::run_limit() >> 20
+            ),
+            ..e
+        }
+    } else {
+        e
+    };
+    e.in_source(Source::Database)
 }
 
 /// Run a script against a fresh database built from the configuration.
