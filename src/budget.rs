@@ -156,6 +156,12 @@ impl Drop for RunBudget {
     }
 }
 
+/// What grew past the budget, for [`check_for`].
+pub const INDEX_KEYS: &str = "the indexes' keys take more than that";
+pub const KEPT: &str =
+    "the script's variables, the results kept for printing and the stored documents take more than that";
+pub const LITERALS: &str = "the script's literals alone take more than that";
+
 /// What most often grows a run past its budget, named in the error.
 const GROWTH: &str =
     "a $range, $push, $lookup or $densify probably builds far more values than intended";

@@ -11,8 +11,9 @@ use std::time::Duration;
 
 const USAGE: &str = "usage:
   mqlplay run [--db FILE] [--format shell|relaxed|canonical] [--now ISODATE] [--seed N]
-              [--timeout SECONDS] SCRIPT_FILE|-
+              [--timeout SECONDS] [--max-memory MIB] SCRIPT_FILE|-
   mqlplay run --link URL|-|@FILE [--format shell|relaxed|canonical] [--timeout SECONDS]
+              [--max-memory MIB]
   mqlplay fmt FILE|-
   mqlplay link [--db FILE] [--now ISODATE] [--seed N] [--view shell|tree|ejson] [--base URL] SCRIPT_FILE|-";
 
@@ -122,6 +123,8 @@ struct Job {
     now: bson::DateTime,
     seed: u64,
     mode: Option<Mode>,
+    /// The run's memory budget (bytes).
+    max_memory: usize,
 }
 
 fn run(args: &[String]) -> ExitCode {
@@ -132,10 +135,11 @@ fn run(args: &[String]) -> ExitCode {
     let mut seed = None;
     let mut link = None;
     let mut timeout = DEFAULT_TIMEOUT;
+    let mut max_memory = mqlplay::budget::LIMIT;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--db" | "--format" | "--now" | "--seed" | "--link" | "--timeout" => {
+            "--db" | "--format" | "--now" | "--seed" | "--link" | "--timeout" | "--max-memory" => {
                 let Some(v) = it.next() else {
                     return usage(&format!("{a} needs a value"));
                 };
@@ -148,6 +152,15 @@ fn run(args: &[String]) -> ExitCode {
                         Err(_) => {
                             return usage(&format!(
                                 "--now needs an ISO date like 2024-01-01T00:00:00Z, got {v}"
+                            ))
+                        }
+                    },
+                    "--max-memory" => match v.parse::<usize>() {
+                        Ok(n) if n > 0 && n <= mqlplay::budget::LIMIT >> 20 => max_memory = n << 20,
+                        _ => {
+                            return usage(&format!(
+                                "--max-memory needs a number of MiB from 1 to {}, got {v}",
+                                mqlplay::budget::LIMIT >> 20
                             ))
                         }
                     },
@@ -205,6 +218,7 @@ fn run(args: &[String]) -> ExitCode {
                 now: bson::DateTime::from_millis(state.now),
                 seed: state.seed,
                 mode,
+                max_memory,
             },
             Err(e) => {
                 report(&format!("mqlplay: {}", e.message));
@@ -229,9 +243,13 @@ fn run(args: &[String]) -> ExitCode {
             now: now.unwrap_or_else(system_now),
             seed: seed.unwrap_or(0),
             mode,
+            max_memory,
         }
     };
-    with_timeout(timeout, move || execute(&job))
+    with_timeout(timeout, move || {
+        mqlplay::budget::set_run_limit(job.max_memory);
+        execute(&job)
+    })
 }
 
 /// Run `f` on its own thread; past `seconds` (0: never) stop the program
@@ -269,9 +287,10 @@ fn execute(job: &Job) -> ExitCode {
     let run = RunCtx::new(job.now, job.seed);
     let (db_text, script) = (job.db.as_str(), job.script.as_str());
     if let Some(mode) = job.mode {
-        // One JSON object: printed when the run ends.
-        let out = mqlplay::run(db_text, script, &run);
-        if let Err(stop) = emit(&format!("{}\n", out.to_json(mode, db_text, script))) {
+        // One JSON object, printed when the run ends.
+        let mut out = mqlplay::run(db_text, script, &run);
+        let results = std::mem::take(&mut out.results);
+        if let Err(stop) = emit_json(&out, &results, mode, job) {
             return stop.code();
         }
         return match &out.error {
@@ -296,6 +315,29 @@ fn execute(job: &Job) -> ExitCode {
         }
         None => ExitCode::SUCCESS,
     }
+}
+
+/// The run contract's JSON (`{results, collections, error?}`), written one
+/// result at a time: the results may be most of what the run holds.
+fn emit_json(
+    rest: &mqlplay::RunOutput,
+    results: &[bson::Bson],
+    mode: Mode,
+    job: &Job,
+) -> Result<(), Stop> {
+    let serde_json::Value::Object(rest) = rest.to_json(mode, &job.db, &job.script) else {
+        return Ok(());
+    };
+    emit("{\"results\":[")?;
+    for (i, r) in results.iter().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        emit(&format!("{sep}{}", output::extjson::to_json(r, mode)))?;
+    }
+    emit("]")?;
+    for (k, v) in rest.iter().filter(|(k, _)| *k != "results") {
+        emit(&format!(",{}:{v}", serde_json::Value::String(k.clone())))?;
+    }
+    emit("}\n")
 }
 
 /// Run `script`, printing each result as it comes; `None` when it ran to the end.

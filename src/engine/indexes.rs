@@ -28,7 +28,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
             let spec = parse(call, keys)?;
             let name = spec.name.clone();
             session.db.collection_mut(coll).create_index(&ns, spec)?;
-            crate::budget::check_for("the indexes' keys take more than that")?;
+            crate::budget::check_for(crate::budget::INDEX_KEYS)?;
             Ok(Bson::String(name))
         }
         "createIndexes" => {
@@ -54,7 +54,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
             for spec in specs {
                 names.push(Bson::String(spec.name.clone()));
                 c.create_index(&ns, spec)?;
-                crate::budget::check_for("the indexes' keys take more than that")?;
+                crate::budget::check_for(crate::budget::INDEX_KEYS)?;
             }
             *session.db.collection_mut(coll) = c;
             Ok(Bson::Array(names))

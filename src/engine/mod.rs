@@ -157,7 +157,7 @@ impl<'a> Session<'a> {
             }
             // What the statement kept (a variable, a result held for
             // printing, documents it stored) counts against the budget.
-            crate::budget::check().map_err(|e| e.at(stmt.span))?;
+            crate::budget::check_for(crate::budget::KEPT).map_err(|e| e.at(stmt.span))?;
         }
         Ok(())
     }

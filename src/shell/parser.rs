@@ -118,8 +118,7 @@ impl<'a> Parser<'a> {
     pub(crate) fn bump(&mut self) -> Result<Token<'a>> {
         let next = self.lex.next_token()?;
         // Literals are read straight into values: a huge text stops at the budget.
-        crate::budget::check_for("the script's literals alone take more than that")
-            .map_err(|e| e.at(next.span))?;
+        crate::budget::check_for(crate::budget::LITERALS).map_err(|e| e.at(next.span))?;
         self.prev_end = self.tok.span.end;
         Ok(std::mem::replace(&mut self.tok, next))
     }
