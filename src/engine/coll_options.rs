@@ -77,6 +77,7 @@ pub fn collection_infos(db: &Database, call: &Call, run: &RunCtx) -> Result<Bson
         .flatten()
     {
         match k.as_str() {
+            // A bool the server also takes as a number (IDL's safeBool).
             "nameOnly" => {
                 name_only = !matches!(v, Bson::Boolean(false) | Bson::Null | Bson::Undefined)
                     && v.as_f64() != Some(0.0)
