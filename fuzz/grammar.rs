@@ -539,7 +539,7 @@ impl<'a> Gen<'a> {
                     ),
                 })
             ),
-            _ => format!("const x = {}; db.{c}.find({{a: x}})", self.value()),
+            _ => format!("var x = {}; db.{c}.find({{a: x}})", self.value()),
         }
     }
 

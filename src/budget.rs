@@ -73,6 +73,11 @@ pub fn set_run_limit(bytes: usize) -> usize {
     RUN_LIMIT.with(|l| l.replace(bytes))
 }
 
+/// The budget of the runs this thread starts.
+pub fn run_limit() -> usize {
+    RUN_LIMIT.with(Cell::get)
+}
+
 /// The system allocator, counting.
 struct Counting;
 
@@ -151,10 +156,19 @@ impl Drop for RunBudget {
     }
 }
 
-fn exceeded() -> Error {
+/// What grew past the budget, for [`check_for`].
+pub const INDEX_KEYS: &str = "the indexes' keys take more than that";
+pub const KEPT: &str =
+    "the script's variables, the results kept for printing and the stored documents take more than that";
+pub const LITERALS: &str = "the script's literals alone take more than that";
+
+/// What most often grows a run past its budget, named in the error.
+const GROWTH: &str =
+    "a $range, $push, $lookup or $densify probably builds far more values than intended";
+
+fn exceeded(cause: &str) -> Error {
     Error::exceeded_memory_limit(format!(
-        "the run needs more than {} MiB of memory, mqlplay's limit for one run; \
-             a $range, $push, $lookup or $densify probably builds far more values than intended",
+        "the run needs more than {} MiB of memory, mqlplay's limit for one run; {cause}",
         RUN_LIMIT.with(Cell::get) >> 20
     ))
 }
@@ -163,8 +177,15 @@ fn exceeded() -> Error {
 /// comparison: cheap enough for every expression evaluation.
 #[inline]
 pub fn check() -> Result<()> {
+    check_for(GROWTH)
+}
+
+/// [`check`], naming `cause` as what grew (a script's literals, the
+/// Database pane, index keys…).
+#[inline]
+pub fn check_for(cause: &str) -> Result<()> {
     if held() > STOP_AT.with(Cell::get) {
-        return Err(exceeded());
+        return Err(exceeded(cause));
     }
     Ok(())
 }
@@ -174,9 +195,14 @@ pub fn check() -> Result<()> {
 pub fn reserve(bytes: usize) -> Result<()> {
     let after = held().saturating_add(bytes.min(isize::MAX as usize) as isize);
     if after > STOP_AT.with(Cell::get) {
-        return Err(exceeded());
+        return Err(exceeded(GROWTH));
     }
     Ok(())
+}
+
+/// Whether the budget ran out (an error is [`check`]'s, and says why).
+pub fn is_exceeded(e: &Error) -> bool {
+    e.code == 146
 }
 
 /// Bytes for `n` values of type `T` (for [`reserve`]).

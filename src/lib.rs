@@ -80,14 +80,34 @@ pub fn load_database(db_text: &str, run: &RunCtx) -> Result<Database> {
             extjson: true,
             new_id: &db,
         };
-        config::parse_database(db_text, &ctx).map_err(|e| e.in_source(Source::Database))?
+        config::parse_database(db_text, &ctx).map_err(|e| loading(e, db_text))?
     };
     let mut db = db;
     for (name, docs) in parsed {
         db.load_collection(&name, docs)
-            .map_err(|e| e.in_source(Source::Database))?;
+            .and_then(|()| budget::check())
+            .map_err(|e| loading(e, db_text))?;
     }
     Ok(db)
+}
+
+/// An error while loading the Database pane; past the memory budget, say
+/// that the pane holds too much (no script has run yet).
+fn loading(e: Error, db_text: &str) -> Error {
+    let e = if budget::is_exceeded(&e) {
+        Error {
+            message: format!(
+                "the Database pane holds more than the playground can load ({} MB of text; \
+                 one run may use {} MiB): use fewer or smaller documents",
+                db_text.len() / 1_000_000,
+                budget::run_limit() >> 20
+            ),
+            ..e
+        }
+    } else {
+        e
+    };
+    e.in_source(Source::Database)
 }
 
 /// Run a script against a fresh database built from the configuration.
@@ -132,7 +152,7 @@ pub fn run_loaded(
 ) {
     let mut results = Vec::new();
     let mut work = Vec::new();
-    let error = run_each(db, script, run, |r, w| {
+    let error = run_each(db, script, run, true, |r, w| {
         results.push(r.to_bson());
         work.push(w);
     });
@@ -142,20 +162,26 @@ pub fn run_loaded(
 /// The one run loop of the CLI and the page: read the script, run its
 /// statements in order on `db`, and hand each result to `on_result` as soon as
 /// its statement has run (stored documents are borrowed until the next one
-/// runs). Returns the error that stopped the script, if any.
+/// runs), with what each read did when `with_work` asks for it (the page's
+/// work line). Returns the error that stopped the script, if any.
 pub fn run_each(
     db: &mut Database,
     script: &str,
     run: &RunCtx,
+    with_work: bool,
     on_result: impl FnMut(View<'_>, Option<index::explain::WorkDone>),
 ) -> Option<Error> {
-    match shell::parse_script(script) {
-        Ok(parsed) => Session::new(db, *run)
-            .record_work()
-            .run_script_with_work(&parsed, on_result)
-            .err(),
-        Err(e) => Some(e),
-    }
+    let parsed = match shell::parse_script(script) {
+        Ok(parsed) => parsed,
+        Err(e) => return Some(e),
+    };
+    let session = Session::new(db, *run);
+    let mut session = if with_work {
+        session.record_work()
+    } else {
+        session
+    };
+    session.run_script_with_work(&parsed, on_result).err()
 }
 
 /// Format a script or configuration (the page's Format button, `mqlplay fmt`).

@@ -168,3 +168,125 @@ fn unsupported_methods_and_functions_are_command_not_supported() {
         assert!(stderr(&o).contains("CommandNotSupported"), "{}", stderr(&o));
     }
 }
+
+/// A script printing about 3 MB: 20 results of 5,000 documents.
+fn big_output_script() -> String {
+    "db.aggregate([{$documents: {$map: {input: {$range: [0, 5000]}, in: {i: '$$this'}}}}])\n"
+        .repeat(20)
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_status_0() {
+    let script = temp_file("big.js", &big_output_script());
+    // Formatted, 50 copies are larger than a pipe's buffer.
+    let long = temp_file("long.js", &big_output_script().repeat(50));
+    for args in [vec!["run", &script], vec!["fmt", &long]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mqlplay"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn mqlplay");
+        let mut first = [0u8; 100];
+        let mut out = child.stdout.take().expect("stdout");
+        std::io::Read::read_exact(&mut out, &mut first).expect("first 100 bytes");
+        drop(out); // `| head -c 100`
+        let o = child.wait_with_output().expect("wait");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o), "", "{args:?}");
+    }
+}
+
+#[test]
+fn other_output_errors_are_one_line_and_status_1() {
+    let Ok(full) = std::fs::File::create("/dev/full") else {
+        return; // no /dev/full on this system
+    };
+    let script = temp_file("small.js", "db.t.insertOne({_id: 1})");
+    for args in [
+        vec!["run", &script],
+        vec!["fmt", &script],
+        vec!["link", &script],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_mqlplay"))
+            .args(&args)
+            .stdout(full.try_clone().expect("dup /dev/full"))
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run mqlplay");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("cannot write the output"), "{err}");
+    }
+}
+
+#[test]
+fn earlier_output_survives_a_later_failure() {
+    // The third statement runs past the timeout: the first two results were printed.
+    let o = mqlplay(
+        &["run", "--timeout", "1", "-"],
+        "db.t.insertOne({_id: 1})\ndb.t.find()\n\
+         db.aggregate([{$documents: [{}]}, {$project: {a: {$reduce: {input: {$range: [0, 1000000]}, \
+         initialValue: 0, in: {$add: ['$$value', {$size: {$range: [0, 1000]}}]}}}}}])",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o),
+        "{ acknowledged: true, insertedId: 1 }\n[ { _id: 1 } ]\n"
+    );
+    assert_eq!(
+        stderr(&o),
+        "mqlplay: the run was stopped after 1 s (--timeout 1; 0 for no limit)\n"
+    );
+    assert_eq!(
+        mqlplay(&["run", "--timeout", "soon", "-"], "")
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn links_are_read_from_stdin_or_a_file() {
+    let script = temp_file("for-link.js", &big_output_script());
+    let link = mqlplay(&["link", "--now", "2024-01-01T00:00:00Z", &script], "");
+    assert_eq!(link.status.code(), Some(0), "{}", stderr(&link));
+    let link = stdout(&link);
+    assert!(link.len() > 100, "{link}");
+    let direct = mqlplay(&["run", "--link", link.trim()], "");
+    assert_eq!(direct.status.code(), Some(0), "{}", stderr(&direct));
+    let from_stdin = mqlplay(&["run", "--link", "-"], &link);
+    assert_eq!(stdout(&from_stdin), stdout(&direct));
+    let file = temp_file("link.txt", &link);
+    let from_file = mqlplay(&["run", "--link", &format!("@{file}")], "");
+    assert_eq!(stdout(&from_file), stdout(&direct));
+    let missing = mqlplay(&["run", "--link", "@/no/such/link.txt"], "");
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn invalid_utf8_and_redeclared_consts_are_reported() {
+    let dir = std::env::temp_dir().join(format!("mqlplay-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("bad-utf8.js");
+    std::fs::write(&path, b"db.t.insertOne({_id: 1})\ndb.t.find({a: '\xff'})").expect("write");
+    let o = mqlplay(&["run", &path.to_string_lossy()], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).ends_with("bad-utf8.js line 2, column 16: invalid UTF-8 (byte 0xff)\n"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stdout(&o), "", "nothing runs");
+    let o = mqlplay(&["run", "-"], "const a = 1\nconst a = 2");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o)
+            .contains("line 2, column 7: (FailedToParse) Identifier 'a' has already been declared"),
+        "{}",
+        stderr(&o)
+    );
+    let o = mqlplay(&["run", "-"], "var a = 1\nvar a = 2\na");
+    assert_eq!(stdout(&o), "2\n");
+}

@@ -496,7 +496,7 @@ fn script() -> impl Strategy<Value = String> {
             let b = print_laid_out(&b, &seps, &mut k);
             match kind {
                 0 => format!("db.coll.insertMany([{a}, {b}])"),
-                1 => format!("const v{n} = {a}"),
+                1 => format!("var v{n} = {a}"),
                 2 => format!("db.coll.find({a}, {b})\n  .sort({{ _id: -1 }}).skip({n})\n.limit(1)"),
                 3 => format!("db.coll.updateOne({a}, {{ $set: {b} }}, {{ upsert: true }});"),
                 _ => format!("// a comment\nshow collections\nuse db{n}\ndb.coll.aggregate([{{ $match: {a} }}])"),

@@ -73,3 +73,30 @@ fn run_page_sends_only_changed_collections() {
         "{again}"
     );
 }
+
+/// Nesting far past the limits answers with an error on wasm's own 1 MiB
+/// stack (no trap): calls, indexes, constructors, brackets, long paths.
+/// Optimised builds only, as the page's wasm is: an unoptimised build's
+/// frames are several times larger (run it with
+/// `cargo test --release --target wasm32-unknown-unknown --test wasm_api`).
+#[cfg(not(debug_assertions))]
+#[wasm_bindgen_test]
+fn deep_nesting_is_refused_without_a_trap() {
+    let nest = |open: &str, mid: &str, close: &str| {
+        format!("{}{mid}{}", open.repeat(3000), close.repeat(3000))
+    };
+    let path = vec!["a"; 5_200].join(".");
+    for script in [
+        nest("x(", "1", ")"),
+        nest("ObjectId(", "", ")"),
+        nest("a[", "0", "]"),
+        nest("[", "1", "]"),
+        nest("{a: ", "1", "}"),
+        format!("db.c.updateOne({{_id: 1}}, {{$set: {{'{path}': 1}}}}, {{upsert: true}})"),
+        format!("db.c.aggregate([{{$addFields: {{'{path}': 1}}}}])"),
+        format!("db.c.find({{}}, {{'{path}': 1}})"),
+    ] {
+        let out = mqlplay::wasm::run("", &script, 0.0, 0.0).expect("run");
+        assert!(!get(&out, "error").is_undefined(), "{:.60}", script);
+    }
+}

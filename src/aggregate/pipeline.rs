@@ -107,6 +107,9 @@ fn stage_parts(stage: &Bson) -> Result<(&str, &Bson)> {
     }
 }
 
+/// The most stages a pipeline may have (MongoDB's default `internalPipelineLengthLimit`).
+pub const MAX_STAGES: usize = 1000;
+
 impl Pipeline {
     pub fn compile(stages: &[Bson], ctx: &CompileCtx) -> Result<Pipeline> {
         Self::compile_in(stages, ctx, Place::Top)
@@ -119,6 +122,13 @@ impl Pipeline {
     }
 
     pub(crate) fn compile_in(stages: &[Bson], ctx: &CompileCtx, place: Place) -> Result<Pipeline> {
+        // The server's internalPipelineLengthLimit, checked before parsing (pipeline.cpp).
+        if stages.len() > MAX_STAGES {
+            return Err(Error::location(
+                7749501,
+                format!("Pipeline length must be no longer than {MAX_STAGES} stages."),
+            ));
+        }
         let mut out = Vec::with_capacity(stages.len());
         for (i, stage) in stages.iter().enumerate() {
             let (name, spec) = stage_parts(stage)?;

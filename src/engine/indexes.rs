@@ -29,6 +29,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
             let spec = parse(call, keys)?;
             let name = spec.name.clone();
             session.db.collection_mut(coll).create_index(&ns, spec)?;
+            crate::budget::check_for(crate::budget::INDEX_KEYS)?;
             Ok(Bson::String(name))
         }
         "createIndexes" => {
@@ -61,6 +62,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
             for spec in specs {
                 names.push(Bson::String(spec.name.clone()));
                 c.create_index(&ns, spec)?;
+                crate::budget::check_for(crate::budget::INDEX_KEYS)?;
             }
             session.db.set_collection(coll, c);
             Ok(Bson::Array(names))

@@ -3,6 +3,7 @@
 mod aggregate;
 mod answer;
 mod call;
+mod coll_options;
 mod explain;
 mod indexes;
 mod insert;
@@ -192,6 +193,19 @@ impl<'a> Session<'a> {
                     }
                     let value = self.eval(value).map_err(|e| e.at(stmt.span))?;
                     let value = value.into_bson(self.db);
+                    // Variables nest into one another (`const b = [a]`):
+                    // bound their depth as the reader bounds a literal's.
+                    if crate::value::size::nesting(&value) > crate::shell::parser::MAX_DEPTH {
+                        return Err(Error::new(
+                            15,
+                            "Overflow",
+                            format!(
+                                "the value of {name} nests more than {} levels",
+                                crate::shell::parser::MAX_DEPTH
+                            ),
+                        )
+                        .at(stmt.span));
+                    }
                     self.vars.insert(name.clone(), value);
                 }
                 StmtKind::Shell { command, arg } => {
@@ -201,6 +215,9 @@ impl<'a> Session<'a> {
                     on_answer(Answer::Value(value), &*self.db, None);
                 }
             }
+            // What the statement kept (a variable, a result held for
+            // printing, documents it stored) counts against the budget.
+            crate::budget::check_for(crate::budget::KEPT).map_err(|e| e.at(stmt.span))?;
         }
         Ok(())
     }
@@ -339,7 +356,8 @@ impl<'a> Session<'a> {
                 Ok(self.collection_names())
             }
             "stats" => Ok(stats::db_stats(self.db)),
-            "getCollectionInfos" => Ok(stats::collection_infos(self.db)),
+            "getCollectionInfos" => coll_options::collection_infos(self.db, call, &self.run)
+                .map_err(|e| e.at(call.span)),
             "getName" => Ok(Bson::String(self.current.clone())),
             "aggregate" => {
                 let mut calls = vec![call.clone()];
@@ -356,6 +374,9 @@ impl<'a> Session<'a> {
                         )
                     }
                 };
+                call.max_args(2)?;
+                coll_options::check_create(call.doc_arg(1, "createCollection() options")?)
+                    .map_err(|e| e.at(call.span))?;
                 if self.db.collection(&name).is_some() {
                     return Err(Error::namespace_exists(format!(
                         "Collection {} already exists.",

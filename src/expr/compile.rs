@@ -120,6 +120,7 @@ impl<'c> Compiler<'c> {
                 "field path must not contain embedded null characters",
             ));
         }
+        crate::value::path::check_length(body)?;
         if let Some(var_path) = body.strip_prefix('$') {
             let (name, rest) = match var_path.split_once('.') {
                 Some((n, r)) => (n, Some(r)),

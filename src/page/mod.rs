@@ -82,7 +82,7 @@ pub fn run_json(
         }
         Ok(start) => {
             let mut db = start.clone();
-            let error = crate::run_each(&mut db, script, run, |r, w| {
+            let error = crate::run_each(&mut db, script, run, true, |r, w| {
                 if !printed.is_empty() {
                     out.push(',');
                 }

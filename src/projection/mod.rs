@@ -71,6 +71,7 @@ impl Tree {
 
     /// Add a node at a dotted path, creating levels (server codes 31249/31250).
     fn add(&mut self, path: &[&str], full: &str, node: PNode) -> Result<()> {
+        crate::value::path::check_length(full)?;
         let Some((first, rest)) = path.split_first() else {
             return Ok(());
         };

@@ -61,6 +61,7 @@ impl SortSpec {
                     "FieldPath cannot be constructed with empty string",
                 ));
             }
+            crate::value::path::check_length(field)?;
             keys.push((field.clone(), ascending));
             paths.push(FieldPath::new(field));
         }

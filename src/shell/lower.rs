@@ -51,6 +51,8 @@ fn lower_inner(node: &Node, ctx: &LowerCtx) -> Result<Bson> {
             let mut out = Vec::with_capacity(items.len());
             for item in items {
                 out.push(lower(item, ctx)?);
+                // Each variable named copies its value (`[a, a]` doubles it).
+                crate::budget::check_for(crate::budget::KEPT)?;
             }
             Ok(Bson::Array(out))
         }
@@ -182,6 +184,7 @@ fn lower_object(props: &[Property], span: Span, ctx: &LowerCtx) -> Result<Bson> 
     for p in props {
         let v = lower(&p.value, ctx)?;
         doc.insert(p.key.as_str(), v);
+        crate::budget::check_for(crate::budget::KEPT)?;
     }
     Ok(Bson::Document(doc))
 }

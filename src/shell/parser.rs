@@ -10,6 +10,7 @@ use super::lexer::{bson_regex_options, Lexer, Tok, Token};
 use super::number::{number_literal, typed_number, NumLit};
 use crate::error::{Error, Result, Span};
 use bson::Bson;
+use std::collections::HashMap;
 
 /// Nesting deeper than this is refused (keeps recursion far from the stack limit).
 pub const MAX_DEPTH: usize = 200;
@@ -91,6 +92,9 @@ pub(crate) struct Parser<'a> {
     pub(super) depth: usize,
     /// Buffers reused while reading literals straight into BSON.
     pub(super) scratch: super::literal::Scratch,
+    /// Names declared so far, with whether `var` declared them (the only
+    /// declaration JavaScript lets a script repeat).
+    declared: HashMap<&'a str, bool>,
 }
 
 impl<'a> Parser<'a> {
@@ -104,12 +108,15 @@ impl<'a> Parser<'a> {
             prev_end: 0,
             depth: 0,
             scratch: Default::default(),
+            declared: HashMap::new(),
         })
     }
 
     /// Consume the current token and return it.
     pub(crate) fn bump(&mut self) -> Result<Token<'a>> {
         let next = self.lex.next_token()?;
+        // Literals are read straight into values: a huge text stops at the budget.
+        crate::budget::check_for(crate::budget::LITERALS).map_err(|e| e.at(next.span))?;
         self.prev_end = self.tok.span.end;
         Ok(std::mem::replace(&mut self.tok, next))
     }
@@ -210,6 +217,17 @@ impl<'a> Parser<'a> {
                 return Err(self.unexpected());
             };
             let name_tok = self.bump()?;
+            // `const a = 1; const a = 2` is an early SyntaxError in JavaScript.
+            let is_var = kw.is_ident("var");
+            match self.declared.insert(name, is_var) {
+                Some(was_var) if !(was_var && is_var) => {
+                    return Err(Error::syntax(
+                        format!("Identifier '{name}' has already been declared"),
+                        name_tok.span,
+                    ));
+                }
+                _ => {}
+            }
             let value = if self.tok.is_punct("=") {
                 self.bump()?;
                 self.expr()?
@@ -340,6 +358,12 @@ impl<'a> Parser<'a> {
     pub(super) fn postfix_ops(&mut self, node: &mut Node, calls: bool) -> Result<()> {
         loop {
             let start = node.span.start;
+            // Each operator nests the tree one level, and the arguments and
+            // index below it are read one level deeper: count it first.
+            if self.tok.is_punct(".") || self.tok.is_punct("[") || (calls && self.tok.is_punct("("))
+            {
+                self.enter(Span::new(start, self.tok.span.end))?;
+            }
             let kind = if self.tok.is_punct(".") {
                 self.bump()?;
                 let Tok::Ident(name) = self.tok.tok else {
@@ -373,8 +397,6 @@ impl<'a> Parser<'a> {
             } else {
                 return Ok(());
             };
-            // Long chains nest the tree as deeply as brackets do.
-            self.enter(Span::new(start, self.prev_end))?;
             *node = Node {
                 kind,
                 span: Span::new(start, self.prev_end),

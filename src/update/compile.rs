@@ -331,6 +331,10 @@ impl Builder<'_> {
     }
 
     fn add(&mut self, parts: &[&str], dotted: &str, op: Op) -> Result<()> {
+        // A longer path could only build a document deeper than the limit.
+        if parts.len() > crate::value::path::MAX_PATH_PARTS {
+            return Err(crate::value::size::depth_error());
+        }
         let on_id = parts.first() == Some(&"_id");
         let t = &mut self.tree;
         t.leaves += 1;

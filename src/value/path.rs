@@ -10,6 +10,24 @@
 use bson::{Bson, Document};
 use std::cell::Cell;
 
+/// The most components a field path may have (MongoDB's `FieldPath`:
+/// BSONDepth's 200). Paths build trees as deep as they are long
+/// (projections, updates), so the bound also keeps those recursions short.
+pub const MAX_PATH_PARTS: usize = 200;
+
+/// Refuse a dotted path longer than [`MAX_PATH_PARTS`] as the server's
+/// `FieldPath` does (`Overflow`, "FieldPath is too long").
+pub fn check_length(dotted: &str) -> crate::error::Result<()> {
+    if dotted.bytes().filter(|&b| b == b'.').count() >= MAX_PATH_PARTS {
+        return Err(crate::error::Error::new(
+            15,
+            "Overflow",
+            "FieldPath is too long",
+        ));
+    }
+    Ok(())
+}
+
 /// `doc.get(name)`, faster on the small documents collections usually hold:
 /// a linear scan compares key lengths first and touches neither the hash
 /// table nor (for keys of another length) the key bytes, which saves the

@@ -40,6 +40,7 @@ impl Tree {
     /// Add `node` at `path`, failing on collisions as MongoDB does (31249/31250).
     fn add(&mut self, path: &FieldPath, node: Node) -> Result<()> {
         let full = path.dotted();
+        crate::value::path::check_length(&full)?;
         let mut cur = self;
         let parts = path.parts();
         for (i, part) in parts.iter().enumerate() {

@@ -388,7 +388,7 @@ impl Func {
                         acc.add(&mut st, d, scope)?;
                     }
                     let v = acc.result(&st);
-                    out.resize(n, Some(v));
+                    fill(&mut out, n, v)?;
                     return Ok(out);
                 }
                 // [unbounded, current] is a running total: add one document per step.
@@ -544,7 +544,7 @@ impl Func {
                 if window.is_unbounded() {
                     // One value for the whole partition: computed once.
                     let v = super::covariance::covariance(pairs.iter().flatten(), *samp);
-                    out.resize(n, Some(v));
+                    fill(&mut out, n, v)?;
                     return Ok(out);
                 }
                 for i in 0..n {
@@ -603,4 +603,18 @@ fn dec_finite(d: Dec) -> bigdecimal::BigDecimal {
         Dec::Finite(b) => b,
         _ => bigdecimal::BigDecimal::from(0),
     }
+}
+
+/// `n` copies of one value: one per document of the partition (a `$push`
+/// over the whole partition holds n² values, so each copy counts against
+/// the run's memory budget).
+fn fill(out: &mut Vec<Option<Bson>>, n: usize, v: Bson) -> Result<()> {
+    while out.len() + 1 < n {
+        out.push(Some(v.clone()));
+        crate::budget::check()?;
+    }
+    if out.len() < n {
+        out.push(Some(v));
+    }
+    Ok(())
 }

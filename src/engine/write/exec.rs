@@ -222,6 +222,10 @@ pub fn upsert_document(
         filter.upsert_seed()?
     };
     update.apply(&mut doc, None, true, scope)?;
+    // The query's equalities (not only the update) may nest the new document.
+    if crate::value::size::doc_levels(&doc) > crate::value::size::MAX_DEPTH {
+        return Err(crate::value::size::depth_error());
+    }
     let bad = match doc.get("_id") {
         Some(Bson::Array(_)) => Some("array"),
         Some(Bson::RegularExpression(_)) => Some("regex"),

@@ -123,13 +123,21 @@ fn build(name: &str, regex: &Value, options: &Value) -> Result<Option<Regex>> {
     }
 }
 
-/// One match as `{match, idx, captures}`; `idx` counts code points.
-fn match_doc(input: &str, caps: &regex_lite::Captures) -> Bson {
+/// One match as `{match, idx, captures}`; `idx` counts code points, from
+/// `at`: the code points before byte `at.0` (matches come in order, so all
+/// of them are counted in one pass over the input).
+fn match_doc(input: &str, caps: &regex_lite::Captures, at: &mut (usize, usize)) -> Bson {
     let m = caps.get(0);
     let start = m.map_or(0, |m| m.start());
+    if start >= at.0 {
+        at.1 += input[at.0..start].chars().count();
+    } else {
+        at.1 = input[..start].chars().count();
+    }
+    at.0 = start;
     let mut d = Document::new();
     d.insert("match", m.map_or("", |m| m.as_str()));
-    d.insert("idx", Bson::Int32(input[..start].chars().count() as i32));
+    d.insert("idx", Bson::Int32(i32::try_from(at.1).unwrap_or(i32::MAX)));
     let captures: Vec<Bson> = caps
         .iter()
         .skip(1)
@@ -176,18 +184,20 @@ impl Special for RegexOp {
             Mode::Match => Bson::Boolean(re.is_match(text)),
             Mode::Find => re
                 .captures(text)
-                .map_or(Bson::Null, |c| match_doc(text, &c)),
+                .map_or(Bson::Null, |c| match_doc(text, &c, &mut (0, 0))),
             Mode::FindAll => {
                 // Non-overlapping matches; after an empty match move one code point on.
                 let mut out = Vec::new();
                 let mut pos = 0;
+                let mut at = (0, 0);
                 // A do-while in MongoDB: an empty input is still matched once.
                 while pos < text.len() || (pos == 0 && out.is_empty()) {
                     let Some(c) = re.captures_at(text, pos) else {
                         break;
                     };
                     let Some(m) = c.get(0) else { break };
-                    out.push(match_doc(text, &c));
+                    out.push(match_doc(text, &c, &mut at));
+                    crate::budget::check()?;
                     pos = if m.end() > m.start() {
                         m.end()
                     } else {

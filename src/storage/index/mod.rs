@@ -374,6 +374,7 @@ impl IndexSet {
             if let Some((keys, arrays)) = ix.doc_keys(doc)? {
                 ix.check_unique(ns, &keys, rid)?;
                 ix.add(keys, arrays, rid);
+                crate::budget::check_for(crate::budget::INDEX_KEYS)?;
             }
         }
         self.list.push(ix);
