@@ -72,7 +72,7 @@ constructors! {
     cannot_backfill_array = 34 "CannotBackfillArray";
     conflicting_update_operators = 40 "ConflictingUpdateOperators";
     cursor_not_found = 43 "CursorNotFound";
-    overflow = 45 "Overflow";
+    overflow = 15 "Overflow";
     namespace_exists = 48 "NamespaceExists";
     dollar_prefixed_field_name = 52 "DollarPrefixedFieldName";
     invalid_id_field = 53 "InvalidIdField";

@@ -513,7 +513,7 @@ fn nesting_limits() {
         ),
     ] {
         let e = error_of(&db, &script);
-        assert_eq!((e.code, &*e.code_name), (45, "Overflow"), "{e}");
+        assert_eq!((e.code, &*e.code_name), (15, "Overflow"), "{e}");
         assert_eq!(
             e.message,
             "cannot insert document because it exceeds 180 levels of nesting"

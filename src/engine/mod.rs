@@ -196,14 +196,10 @@ impl<'a> Session<'a> {
                     // Variables nest into one another (`const b = [a]`):
                     // bound their depth as the reader bounds a literal's.
                     if crate::value::size::nesting(&value) > crate::shell::parser::MAX_DEPTH {
-                        return Err(Error::new(
-                            15,
-                            "Overflow",
-                            format!(
-                                "the value of {name} nests more than {} levels",
-                                crate::shell::parser::MAX_DEPTH
-                            ),
-                        )
+                        return Err(Error::overflow(format!(
+                            "the value of {name} nests more than {} levels",
+                            crate::shell::parser::MAX_DEPTH
+                        ))
                         .at(stmt.span));
                     }
                     self.vars.insert(name.clone(), value);
@@ -555,13 +551,9 @@ fn unknown_method(name: &str, span: Span) -> Error {
     crate::sorting::sort(&mut all);
     // The README promises CommandNotSupported naming anything unsupported
     // (mongosh would say "is not a function"); the list helps with typos.
-    Error::new(
-        115,
-        "CommandNotSupported",
-        format!(
-            "the collection method {name}() is not supported in mqlplay; supported: {}",
-            all.join(", ")
-        ),
-    )
+    Error::command_not_supported(format!(
+        "the collection method {name}() is not supported in mqlplay; supported: {}",
+        all.join(", ")
+    ))
     .at(span)
 }

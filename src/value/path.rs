@@ -19,11 +19,7 @@ pub const MAX_PATH_PARTS: usize = 200;
 /// `FieldPath` does (`Overflow`, "FieldPath is too long").
 pub fn check_length(dotted: &str) -> crate::error::Result<()> {
     if dotted.bytes().filter(|&b| b == b'.').count() >= MAX_PATH_PARTS {
-        return Err(crate::error::Error::new(
-            15,
-            "Overflow",
-            "FieldPath is too long",
-        ));
+        return Err(crate::error::Error::overflow("FieldPath is too long"));
     }
     Ok(())
 }
