@@ -12,16 +12,26 @@ fn state() -> impl Strategy<Value = LinkState> {
         prop_oneof![Just("shell"), Just("tree"), Just("ejson")],
         proptest::option::of(any::<String>()),
         proptest::option::of(any::<u32>()),
+        proptest::option::of(prop_oneof![
+            Just("en"),
+            Just("pt-BR"),
+            Just("ja"),
+            Just("ko"),
+            Just("de")
+        ]),
     )
-        .prop_map(|(db, script, now, seed, view, tutorial, step)| LinkState {
-            db,
-            script,
-            now,
-            seed,
-            view: view.to_string(),
-            tutorial,
-            step,
-        })
+        .prop_map(
+            |(db, script, now, seed, view, tutorial, step, lang)| LinkState {
+                db,
+                script,
+                now,
+                seed,
+                view: view.to_string(),
+                tutorial,
+                step,
+                lang: lang.map(str::to_string),
+            },
+        )
 }
 
 proptest! {
@@ -98,6 +108,7 @@ proptest! {
             view: "ejson".to_string(),
             tutorial: None,
             step: None,
+            lang: None,
         };
         let decoded = decode(&encode(&s));
         prop_assert_eq!(decoded.as_ref(), Ok(&s));

@@ -54,6 +54,12 @@ ensure_chromium() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
   fi
+  # Japanese and Korean pages (www/i18n/) need CJK glyphs in the browser tests' screenshots.
+  if ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then
+    log "installing Debian's fonts-noto-cjk"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null
+  fi
 }
 
 # The page's engine (www/pkg): the crate for wasm32 with the size profile, wasm-bindgen's

@@ -37,6 +37,10 @@ pub struct LinkState {
     pub tutorial: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<u32>,
+    /// The sharer's page language (`en`, `pt-BR`, `ja`, `ko`, `de`): the opener's
+    /// default when they have not chosen one. The page ignores one it does not know.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
 }
 
 fn default_view() -> String {
@@ -53,6 +57,7 @@ impl Default for LinkState {
             view: default_view(),
             tutorial: None,
             step: None,
+            lang: None,
         }
     }
 }
@@ -149,6 +154,7 @@ mod tests {
             view: "tree".into(),
             tutorial: Some("basics".into()),
             step: Some(3),
+            lang: Some("ja".into()),
         };
         let link = encode(&state);
         assert!(link.starts_with("v1"));

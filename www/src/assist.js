@@ -4,10 +4,11 @@
 // its own (see assist_worker.js), so a long run never delays it and it never
 // delays typing.
 import { engineModule, operatorDocs } from './engine.js';
+import { t } from './i18n.js';
 
 /** Every page string of this module (a later issue moves them to per-language catalogues). */
 export const TEXT = {
-  manualLink: 'MongoDB manual',
+  get manualLink() { return t('assist.manualLink'); },
   workerName: 'mqlplay assist',
 };
 

@@ -3,11 +3,12 @@
 // result pane brings that statement's result into view.
 import { gutter, GutterMarker } from '@codemirror/view';
 import { StateField, StateEffect, RangeSet } from '@codemirror/state';
+import { t } from './i18n.js';
 
 /** Every text this module puts on the page. */
 export const TEXT = {
-  marker: 'Run up to this statement',
-  ran: (n, total) => `Ran up to statement ${n} of ${total} (the one at the cursor).`,
+  get marker() { return t('cursor.marker'); },
+  ran: (n, total) => t('cursor.ran', { n, total }),
 };
 
 class RunMarker extends GutterMarker {

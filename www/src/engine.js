@@ -2,6 +2,7 @@
 // wasm itself (so a run can start before this thread has even parsed the page)
 // and hands the compiled module back: this thread instantiates it for quick
 // pure calls (format, links) and gives it to every later worker.
+import { t } from './i18n.js';
 import init, { format as wasmFormat, encode_link, decode_link, operator_docs, statements } from '../pkg/mqlplay.js';
 
 export const TIME_LIMIT_MS = 10_000;
@@ -156,8 +157,8 @@ export class Runner {
   stop(reason = 'stop') {
     if (!this.pending) return;
     const message = reason === 'timeout'
-      ? `Stopped: the run took longer than ${this.timeLimit / 1000} s.`
-      : 'Stopped.';
+      ? t('status.timeLimit', { seconds: this.timeLimit / 1000 })
+      : t('status.stoppedByUser');
     this.finish({ stopped: reason, message }, true);
   }
 

@@ -2,20 +2,21 @@
 // or a changed collection as an Extended JSON array (`.json`), the form
 // `mongoimport --jsonArray` reads.
 import { el } from './results.js';
+import { t } from './i18n.js';
 
 /** Every text this module puts on the page. */
 export const TEXT = {
-  copy: 'Copy',
-  copyTitle: 'Copy this result as the shell prints it',
-  copyEjson: 'Copy EJSON',
-  copyEjsonTitle: 'Copy this result as Extended JSON',
-  download: 'Download',
-  downloadTitle: 'Download as an Extended JSON array (.json), for mongoimport --jsonArray',
-  downloadCollection: (name) => `Download ${name}`,
-  downloadCollectionTitle: 'Download this collection after the run as an Extended JSON array (.json)',
-  copied: 'Copied to the clipboard.',
-  notCopied: 'The browser did not let the page copy: select the text and press Ctrl+C.',
-  saved: (file) => `Downloaded ${file}.`,
+  get copy() { return t('export.copy'); },
+  get copyTitle() { return t('export.copyTitle'); },
+  get copyEjson() { return t('export.copyEjson'); },
+  get copyEjsonTitle() { return t('export.copyEjsonTitle'); },
+  get download() { return t('export.download'); },
+  get downloadTitle() { return t('export.downloadTitle'); },
+  downloadCollection: (name) => t('export.downloadCollection', { name }),
+  get downloadCollectionTitle() { return t('export.downloadCollectionTitle'); },
+  get copied() { return t('export.copied'); },
+  get notCopied() { return t('export.notCopied'); },
+  saved: (file) => t('export.saved', { file }),
 };
 
 /** An Extended JSON array of `value` (a non-array value becomes a one-element array). */

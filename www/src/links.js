@@ -1,14 +1,15 @@
 // Opening a share link over autosaved work: ask before replacing it. The link
 // stays in the address bar (so copying the URL shares it) until the first edit.
+import { t } from './i18n.js';
 
 /** Every text this module puts on the page. */
 export const TEXT = {
-  title: 'Open this link?',
-  body: 'This link holds a different database and script from the work saved in this browser. Opening it replaces your work in the editors.',
-  replace: 'Open the link',
-  keep: 'Keep my work',
-  replaced: 'The link replaced your work; Undo (Ctrl+Z) in each editor brings it back.',
-  kept: 'Your work was kept; the link was not opened.',
+  get title() { return t('links.title'); },
+  get body() { return t('links.body'); },
+  get replace() { return t('links.replace'); },
+  get keep() { return t('links.keep'); },
+  get replaced() { return t('links.replaced'); },
+  get kept() { return t('links.kept'); },
 };
 
 let dialog = null;

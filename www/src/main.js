@@ -14,6 +14,7 @@ import { askReplace, differs, dropLinkFromAddress, TEXT as LINK_TEXT } from './l
 import { TEMPLATES } from './templates.js';
 import { setupLayout } from './layout.js';
 import { setupTutorials } from '../tutorials/tutorials.js';
+import { t, num, language, onLanguage, setupPicker, startLanguage, setLinkLanguage, languageOf } from './i18n.js';
 
 const THEME = 'mqlplay.theme';
 const LINK_WARN_BYTES = 8000;
@@ -45,7 +46,7 @@ function save() {
 }
 function saveNow() {
   clearTimeout(saveTimer);
-  if (!saveState()) status('Autosave skipped: the text is larger than the browser lets this page store.');
+  if (!saveState()) status(t('status.autosaveSkipped'));
 }
 
 // ---- editors -----------------------------------------------------------------
@@ -66,13 +67,13 @@ function createEditors() {
 
   dbView = createEditor($('db-editor'), {
     doc: state.db,
-    label: 'Database configuration',
+    label: t('pane.databaseLabel'),
     commands,
     onChange: (text) => { state.db = text; edited(); assistant.changed('db', text); },
   });
   scriptView = createEditor($('query-editor'), {
     doc: state.script,
-    label: 'Query script',
+    label: t('pane.queryLabel'),
     commands,
     assist: assistant,
     card: docsCard,
@@ -150,10 +151,10 @@ async function run(first = false, at = null) {
   clearError(dbView);
   clearError(scriptView);
   clearStatement(scriptView);
-  status('Running…');
+  status(t('status.running'));
   $('run-info').textContent = '';
   const started = performance.now();
-  const slow = setTimeout(() => { if (token === runToken) renderMessage($('result'), 'notice', 'Running… (Stop or Esc ends the run)'); }, 400);
+  const slow = setTimeout(() => { if (token === runToken) renderMessage($('result'), 'notice', t('status.runningLong')); }, 400);
   // An open tutorial step's expectation goes with the run; the worker judges it.
   const sent = at ? { ...job, script: job.script.slice(0, at.end) } : job;
   const res = await (adopted ?? runner.run({ ...sent, check: await tutorials?.checkFor() }));
@@ -164,8 +165,8 @@ async function run(first = false, at = null) {
   if (res.stopped) {
     lastRun = null;
     const msg = res.stopped === 'crash'
-      ? `The engine failed (${res.message}). It was restarted; your text is kept.`
-      : `${res.message} A fresh engine is ready; your text is kept.`;
+      ? t('status.crashed', { message: res.message })
+      : t('status.stopped', { message: res.message });
     // Stop is what the user asked for: a notice. A time limit or a crash is an error.
     renderMessage($('result'), res.stopped === 'stop' ? 'notice' : 'error', msg);
     resultFrom(null, $('result'));
@@ -182,8 +183,8 @@ async function run(first = false, at = null) {
   if (!performance.getEntriesByName('mqlplay:first-result').length) performance.mark('mqlplay:first-result');
   const n = res.out.results?.length ?? 0;
   const total = performance.now() - started;
-  $('run-info').textContent = `${fmtMs(res.ms)} · ${n} result${n === 1 ? '' : 's'}`;
-  $('run-info').title = `engine ${fmtMs(res.ms)}, round trip ${fmtMs(total)}`;
+  $('run-info').textContent = t('status.runInfo', { ms: fmtMs(res.ms), n });
+  $('run-info').title = t('status.runInfoTitle', { ms: fmtMs(res.ms), total: fmtMs(total) });
   const err = res.out.error;
   statementsOf(state.script).then(placeMarkers, () => {});
   if (at && !err) {
@@ -200,7 +201,7 @@ async function run(first = false, at = null) {
     if (stmt) markStatement(scriptView, stmt.start, stmt.end, 'error');
     status(errorText(err));
   } else {
-    status(at ? CURSOR_TEXT.ran(at.index + 1, at.total) : `Done: ${n} result${n === 1 ? '' : 's'} in ${fmtMs(res.ms)}.`);
+    status(at ? CURSOR_TEXT.ran(at.index + 1, at.total) : t('status.done', { n, ms: fmtMs(res.ms) }));
   }
   document.body.dataset.runs = String((Number(document.body.dataset.runs) || 0) + 1);
 }
@@ -263,12 +264,12 @@ async function formatBoth() {
     if (r.error) {
       failed = true;
       if (r.error.start != null) showError(view, { start: r.error.start, end: r.error.end, message: `(${r.error.codeName}) ${r.error.message}` });
-      status(`Cannot format the ${key === 'db' ? 'Database' : 'Query'} pane: (${r.error.codeName}) ${r.error.message}`);
+      status(t('status.formatFailed', { pane: t(key === 'db' ? 'results.dbPane' : 'results.queryPane'), codeName: r.error.codeName, message: r.error.message }));
     } else {
       setText(view, r.text);
     }
   }
-  if (!failed) status('Formatted.');
+  if (!failed) status(t('status.formatted'));
 }
 
 // ---- links -------------------------------------------------------------------
@@ -277,13 +278,14 @@ function linkState() {
   const s = { db: state.db, script: state.script, now: state.now, seed: state.seed, view: state.view };
   if (state.tutorial) s.tutorial = state.tutorial;
   if (state.step != null) s.step = state.step;
+  s.lang = language();
   return s;
 }
 
 async function share() {
   const r = await encodeLink(linkState());
   if (r.error) {
-    status(`Cannot make a link: ${r.error}`);
+    status(t('share.failed', { error: r.error }));
     return;
   }
   const url = `${location.origin}${location.pathname}#${r.link}`;
@@ -293,11 +295,11 @@ async function share() {
     copied = true;
   } catch { /* no clipboard permission: the dialog shows the link to copy by hand */ }
   $('share-url').value = url;
-  $('share-size').textContent = `${url.length.toLocaleString('en')} characters${copied ? ' — copied to the clipboard.' : '.'}`;
+  $('share-size').textContent = t(copied ? 'share.sizeCopied' : 'share.size', { n: num(url.length) });
   $('share-warn').hidden = url.length <= LINK_WARN_BYTES;
   $('share-dialog').showModal();
   $('share-url').select();
-  status(copied ? 'Share link copied to the clipboard.' : 'Share link ready.');
+  status(t(copied ? 'share.copied' : 'share.ready'));
 }
 
 /**
@@ -307,11 +309,13 @@ async function share() {
 async function openLink(fragment, ask = false) {
   const r = await decodeLink(fragment);
   if (r.error) {
+    // The engine's reason stays as it is written; the page's framing is translated.
     const why = `${r.error[0].toUpperCase()}${r.error.slice(1)}`;
-    banner(`${why}${/[.?!]$/.test(why) ? '' : '.'} Your editors were left as they were.`);
+    banner(t('link.broken', { error: `${why}${/[.?!]$/.test(why) ? '' : '.'}` }));
     return false;
   }
   const s = r.state;
+  if (languageOf(s.lang)) await setLinkLanguage(s.lang); // the sharer's language, unless the reader chose one
   const asked = ask && state.edited && differs(state, s);
   if (asked && await askReplace() !== 'replace') {
     dropLinkFromAddress();
@@ -354,7 +358,7 @@ function showSettings() {
   $('now').removeAttribute('aria-invalid');
   $('live-now').checked = state.liveNow;
   if (document.activeElement !== $('seed')) $('seed').value = String(state.seed);
-  $('settings-summary').textContent = `now ${isoOf(state.now)}${state.liveNow ? ' (live)' : ''} · seed ${state.seed}`;
+  $('settings-summary').textContent = t(state.liveNow ? 'settings.summaryLive' : 'settings.summary', { now: isoOf(state.now), seed: state.seed });
 }
 
 function setupSettings() {
@@ -362,7 +366,7 @@ function setupSettings() {
     const ms = Date.parse($('now').value.trim());
     if (Number.isNaN(ms)) {
       $('now').setAttribute('aria-invalid', 'true');
-      status('The instant must be an ISO date like 2024-01-01T00:00:00Z.');
+      status(t('settings.badNow'));
       return;
     }
     state.now = ms;
@@ -380,7 +384,7 @@ function setupSettings() {
     const n = Number($('seed').value);
     if (!Number.isSafeInteger(n) || n < 0) {
       $('seed').setAttribute('aria-invalid', 'true');
-      status('The seed must be a whole number from 0 to 2^53 − 1.');
+      status(t('settings.badSeed'));
       return;
     }
     $('seed').removeAttribute('aria-invalid');
@@ -416,8 +420,8 @@ function applyTheme() {
   const chosen = localStorage.getItem(THEME);
   const dark = chosen ? chosen === 'dark' : systemDark();
   document.documentElement.dataset.theme = dark ? 'dark' : 'light';
-  $('theme').setAttribute('aria-label', dark ? 'Switch to the light theme' : 'Switch to the dark theme');
-  $('theme').title = dark ? 'Light theme' : 'Dark theme';
+  $('theme').setAttribute('aria-label', t(dark ? 'theme.toLight' : 'theme.toDark'));
+  $('theme').title = t(dark ? 'theme.light' : 'theme.dark');
 }
 
 function setupTheme() {
@@ -434,20 +438,22 @@ function setupTheme() {
 
 // ---- templates menu ------------------------------------------------------------
 
+const templateName = (tpl) => t(`template.${tpl.id}`);
+
 function setupTemplates() {
   const button = $('templates');
   const menu = $('templates-menu');
-  for (const t of TEMPLATES) {
+  for (const tpl of TEMPLATES) {
     const li = document.createElement('li');
     li.setAttribute('role', 'none');
     const item = document.createElement('button');
     item.type = 'button';
     item.setAttribute('role', 'menuitem');
-    item.dataset.template = t.id;
-    item.textContent = t.name;
+    item.dataset.template = tpl.id;
+    item.textContent = templateName(tpl);
     item.addEventListener('click', () => {
       close();
-      setEditors(t.db, t.script);
+      setEditors(tpl.db, tpl.script);
       state.tutorial = null;
       state.step = null;
       save();
@@ -486,6 +492,23 @@ function setupTemplates() {
   });
 }
 
+// ---- language --------------------------------------------------------------------
+
+/** After a change of language: redraw what the page drew from the catalogue. */
+function relabel() {
+  applyTheme();
+  showSettings();
+  for (const item of document.querySelectorAll('[data-template]')) {
+    const tpl = TEMPLATES.find((x) => x.id === item.dataset.template);
+    if (tpl) item.textContent = templateName(tpl);
+  }
+  for (const [view, key] of [[dbView, 'pane.databaseLabel'], [scriptView, 'pane.queryLabel']]) {
+    view?.contentDOM.setAttribute('aria-label', t(key));
+  }
+  status('');
+  render();
+}
+
 // ---- wiring --------------------------------------------------------------------
 
 function setupButtons() {
@@ -504,9 +527,9 @@ function setupButtons() {
     $('share-url').select();
     try {
       await navigator.clipboard.writeText($('share-url').value);
-      $('share-size').textContent = 'Copied to the clipboard.';
+      $('share-size').textContent = t('share.copiedShort');
     } catch {
-      $('share-size').textContent = 'Select the link and copy it (Ctrl+C).';
+      $('share-size').textContent = t('share.copyByHand');
     }
   });
   for (const d of document.querySelectorAll('dialog')) {
@@ -531,6 +554,7 @@ function setupButtons() {
 async function start() {
   performance.mark('mqlplay:start');
   document.body.dataset.started = 'true'; // boot.js, if later, leaves the first run to us
+  await startLanguage();
   restoreSaved();
   runner.onBusy = showBusy;
   showBusy(runner.busy);
@@ -544,6 +568,8 @@ async function start() {
   setupTemplates();
   tutorials = setupTutorials(app);
   setupButtons();
+  setupPicker($('lang'));
+  onLanguage(relabel);
   showSettings();
   if (fragment) await openLink(fragment, true);
   await run(!fragment);
@@ -552,5 +578,5 @@ async function start() {
 }
 
 start().catch((e) => {
-  renderMessage($('result'), 'error', `The page could not start: ${e && e.message || e}`);
+  renderMessage($('result'), 'error', t('page.startFailed', { message: e && e.message || e }));
 });

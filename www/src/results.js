@@ -3,39 +3,44 @@
 // changed documents with their changed fields (dotted paths, before → after).
 // Everything is built with createElement/textContent: no HTML from data, ever.
 import { wrapperText, shellInline, fieldChanges, DIFF_LIMIT } from './diff.js';
+import { t, num } from './i18n.js';
 
 /** Every text this module puts on the page. */
 export const TEXT = {
-  noResults: 'The script ran without results (only assignments or nothing to run).',
-  collectionsTitle: 'Collections after the run',
-  changedCollections: 'Changed collections',
-  result: (i) => `Result ${i}`,
-  marks: { inserted: '+ inserted', changed: '~ changed', removed: '− removed' },
-  unchanged: (n) => `${n} unchanged document${n === 1 ? '' : 's'}`,
-  more: (n) => `${n} more document${n === 1 ? '' : 's'}`,
-  andMore: (n) => `… and ${n} more`,
-  moreItems: (n) => `… ${n} more`,
-  truncated: '\n… (output truncated)',
-  newCollection: 'new collection',
-  dropped: 'dropped',
-  inserted: (n) => `${n} inserted`,
-  changed: (n) => `${n} changed`,
-  removed: (n) => `${n} removed`,
-  documents: (n) => `${n} document${n === 1 ? '' : 's'}`,
-  fieldsChanged: 'Changed fields',
-  fieldAdded: 'added',
-  fieldRemoved: 'removed',
-  onlyOrder: 'The same fields, in another order.',
-  moreFields: `… (only the first ${DIFF_LIMIT} changed fields are listed)`,
-  work: (how, keys, docs, returned, counted) => `Work done: ${how} · ${keys} and ${docs} examined · ${counted ?? returned}`,
-  collscan: 'COLLSCAN (collection scan, no index)',
-  onIndex: (stage, index) => `${stage} on index ${index}`,
-  workNote: 'explain("executionStats") of this read (the playground shows times as 0):',
-  showInEditor: 'Show in the editor',
-  failedStatement: (n) => `Statement ${n} failed:`,
-  dbPane: 'Database pane',
-  queryPane: 'Query pane',
-  at: (pane, line, column) => `${pane}, line ${line}, column ${column}: `,
+  get noResults() { return t('results.noResults'); },
+  get collectionsTitle() { return t('results.collectionsTitle'); },
+  get changedCollections() { return t('results.changedCollections'); },
+  result: (i) => t('results.result', { i }),
+  get marks() { return { inserted: t('results.markInserted'), changed: t('results.markChanged'), removed: t('results.markRemoved') }; },
+  unchanged: (n) => t('results.unchanged', { n }),
+  more: (n) => t('results.more', { n }),
+  andMore: (n) => t('results.andMore', { n }),
+  moreItems: (n) => t('results.moreItems', { n }),
+  get truncated() { return `\n${t('results.truncated')}`; },
+  get newCollection() { return t('results.newCollection'); },
+  get dropped() { return t('results.dropped'); },
+  inserted: (n) => t('results.inserted', { n }),
+  changed: (n) => t('results.changed', { n }),
+  removed: (n) => t('results.removed', { n }),
+  documents: (n) => t('results.documents', { n }),
+  get fieldsChanged() { return t('results.fieldsChanged'); },
+  get fieldAdded() { return t('results.fieldAdded'); },
+  get fieldRemoved() { return t('results.fieldRemoved'); },
+  get onlyOrder() { return t('results.onlyOrder'); },
+  get moreFields() { return t('results.moreFields', { n: DIFF_LIMIT }); },
+  work: (how, keys, docs, returned, counted) => t('results.work', { how, keys, docs, returned: counted ?? returned }),
+  keys: (n) => t('results.keys', { n: num(n) }),
+  docs: (n) => t('results.docs', { n: num(n) }),
+  returned: (n) => t('results.returned', { n: num(n) }),
+  counted: (n) => t('results.counted', { n: num(n) }),
+  get collscan() { return t('results.collscan'); },
+  onIndex: (stage, index) => t('results.onIndex', { stage, index }),
+  get workNote() { return t('results.workNote'); },
+  get showInEditor() { return t('results.showInEditor'); },
+  failedStatement: (n) => t('results.failedStatement', { n }),
+  get dbPane() { return t('results.dbPane'); },
+  get queryPane() { return t('results.queryPane'); },
+  at: (pane, line, column) => t('results.at', { pane, line, column }),
 };
 
 const MAX_TEXT = 1_000_000; // characters of one result shown before "truncated"
@@ -247,10 +252,9 @@ export function renderRun(container, view, run, { onErrorClick, tools, collectio
 // documents examined (and, for a count, the documents counted); it opens to
 // the read's explain("executionStats").
 function workLine(w) {
-  const plural = (n, one) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
   const how = w.index ? TEXT.onIndex(w.stage, w.index) : w.stage === 'COLLSCAN' ? TEXT.collscan : w.stage;
-  const counted = w.nCounted == null ? null : `${plural(w.nCounted, 'document')} counted`;
-  const text = TEXT.work(how, plural(w.keysExamined, 'key'), plural(w.docsExamined, 'document'), plural(w.nReturned, 'result'), counted);
+  const counted = w.nCounted == null ? null : TEXT.counted(w.nCounted);
+  const text = TEXT.work(how, TEXT.keys(w.keysExamined), TEXT.docs(w.docsExamined), TEXT.returned(w.nReturned), counted);
   const details = el('details', { class: 'work' }, el('summary', { class: 'work-line', text }));
   // The explain is printed only when opened.
   details.addEventListener('toggle', () => {

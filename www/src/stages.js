@@ -3,25 +3,26 @@
 // engine keeps 20). A card's switch turns its stage off for the next run of
 // the view; the text in the editor stays as it is.
 import { el, renderValue, shellText, errorText, firstLine } from './results.js';
+import { t, num } from './i18n.js';
 
 const SHOWN_OPEN = 3; // documents shown before "show more"
 
 /** Every text this module puts on the page. */
 export const TEXT = {
-  button: 'Stages',
-  buttonTitle: 'See this pipeline stage by stage',
-  title: 'Stages of',
+  get button() { return t('stages.button'); },
+  get buttonTitle() { return t('stages.buttonTitle'); },
+  get title() { return t('stages.title'); },
   pipeline: (i, text) => `${i + 1}: ${text}`,
-  back: 'Back to the results',
-  on: (name) => `Run ${name}`,
-  off: 'off: skipped',
-  notRun: 'not run (an earlier stage failed)',
-  count: (n) => `${n.toLocaleString('en-US')} document${n === 1 ? '' : 's'} out`,
-  more: (n) => `Show ${n} more`,
-  moreOf: (n, kept) => `… and ${n.toLocaleString('en-US')} more (the view keeps the first ${kept})`,
-  facet: (name) => `facet ${name}`,
-  none: 'The script runs no aggregate() to show stage by stage.',
-  failed: 'The pipeline did not run:',
+  get back() { return t('stages.back'); },
+  on: (name) => t('stages.on', { name }),
+  get off() { return t('stages.off'); },
+  get notRun() { return t('stages.notRun'); },
+  count: (n) => t('stages.count', { n: num(n) }),
+  more: (n) => t('stages.more', { n: num(n) }),
+  moreOf: (n, kept) => t('stages.moreOf', { n: num(n), kept: num(kept) }),
+  facet: (name) => t('stages.facet', { name }),
+  get none() { return t('stages.none'); },
+  get failed() { return t('stages.failed'); },
 };
 
 /** Is this statement an aggregate (so it has stages to show)? */

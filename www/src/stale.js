@@ -1,9 +1,10 @@
 // "Edited since this run": once either pane differs from the text the shown
 // result came from, the result is dimmed and says so, so an old result is never
 // read as the answer to the new text.
+import { t } from './i18n.js';
 
 const TEXT = {
-  note: 'Edited since this run: the result below is for the earlier text. Run again (Ctrl+Enter) to update it.',
+  get note() { return t('stale.note'); },
 };
 
 let ran = null; // {db, script} of the result shown

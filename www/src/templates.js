@@ -1,4 +1,5 @@
 // The Templates menu: small realistic databases and scripts (trades, products, orders).
+// Each one's menu name is in the catalogues (../i18n/, key `template.<id>`).
 
 const trades = `db = {
   trades: [
@@ -24,13 +25,11 @@ const products = `db = {
 export const TEMPLATES = [
   {
     id: 'find',
-    name: 'find',
     db: trades,
     script: 'db.trades.find({ ticker: "MDB" })',
   },
   {
     id: 'find-options',
-    name: 'find with projection, sort, skip, limit',
     db: trades,
     script: `db.trades
   .find({ qty: { $gte: 30 } }, { _id: 0, ticker: 1, qty: 1, price: 1 })
@@ -40,7 +39,6 @@ export const TEMPLATES = [
   },
   {
     id: 'aggregate',
-    name: 'aggregate',
     db: trades,
     script: `db.trades.aggregate([
   { $match: { side: "buy" } },
@@ -50,7 +48,6 @@ export const TEMPLATES = [
   },
   {
     id: 'update',
-    name: 'update with operators',
     db: products,
     script: `db.products.updateMany(
   { category: "peripherals" },
@@ -60,7 +57,6 @@ db.products.find({ category: "peripherals" })`,
   },
   {
     id: 'upsert',
-    name: 'upsert',
     db: products,
     script: `db.products.updateOne(
   { sku: "WC-500" },
@@ -71,7 +67,6 @@ db.products.find({ sku: "WC-500" })`,
   },
   {
     id: 'pipeline-update',
-    name: 'update with an aggregation pipeline',
     db: products,
     script: `db.products.updateMany({}, [
   { $set: { value: { $multiply: ["$price", "$stock"] } } },
@@ -81,7 +76,6 @@ db.products.find({}, { _id: 0, sku: 1, value: 1, status: 1 })`,
   },
   {
     id: 'lookup',
-    name: 'several collections with $lookup',
     db: `db = {
   orders: [
     { _id: 101, customer: "c1", items: [{ sku: "KB-101", qty: 1 }, { sku: "CB-010", qty: 3 }], placed: ISODate("2024-05-02T08:15:00Z") },
@@ -100,7 +94,6 @@ db.products.find({}, { _id: 0, sku: 1, value: 1, status: 1 })`,
   },
   {
     id: 'insert-query',
-    name: 'insert then query',
     db: 'db = {}',
     script: `db.readings.insertMany([
   { sensor: "t-1", celsius: 21.5, at: ISODate("2024-06-01T08:00:00Z") },
@@ -126,7 +119,6 @@ const employees = `db = {
 // Templates that teach one idea each; the comments say why it works.
 TEMPLATES.unshift({
   id: 'blank',
-  name: 'blank playground',
   db: `// One collection per field of db; documents without _id get one.
 db = {
   items: [
@@ -140,7 +132,6 @@ db.items.find()`,
 TEMPLATES.push(
   {
     id: 'explain-index',
-    name: 'explain with createIndex',
     db: trades,
     script: `// Without an index, find() reads every document (COLLSCAN).
 db.trades.find({ ticker: "MDB" }).explain("executionStats")
@@ -151,7 +142,6 @@ db.trades.find({ ticker: "MDB" }).explain("executionStats")`,
   },
   {
     id: 'facet',
-    name: '$facet: several summaries in one pass',
     db: products,
     script: `// $facet runs several sub-pipelines over the same input documents
 // and returns one document with an array per facet.
@@ -168,7 +158,6 @@ db.products.aggregate([
   },
   {
     id: 'window',
-    name: '$setWindowFields: running totals',
     db: trades,
     script: `// $setWindowFields adds fields computed over a window of neighbouring documents,
 // without grouping them away (unlike $group).
@@ -188,7 +177,6 @@ db.trades.aggregate([
   },
   {
     id: 'bucket',
-    name: '$bucket: a histogram',
     db: products,
     script: `// $bucket puts each document in the range its groupBy value falls into:
 // boundaries [0, 50, 100, 500) make three buckets, named by their lower bound.
@@ -203,7 +191,6 @@ db.products.aggregate([
   },
   {
     id: 'graph-lookup',
-    name: '$graphLookup: a reporting chain',
     db: employees,
     script: `// $graphLookup follows a link again and again: from each employee's reportsTo
 // to that manager's own reportsTo, up to the top.

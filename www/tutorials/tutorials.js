@@ -15,104 +15,51 @@
 // replaced the editors). The page asks checkFor() for the open step's check
 // before each run.
 import { renderMarkdown, renderInline } from './markdown.js';
+import { raw, fill as fillIn, language, onLanguage } from '../src/i18n.js';
 
-// Every English string of the panel, in one place (translations come later).
-// `{name}` is a parameter; `{n|one|other}` picks a word by the number n.
-export const LABELS = {
-  menu: 'Tutorials',
-  menuTitle: 'Step-through tutorials',
-  menuFailed: 'The tutorials could not be loaded: {message}',
-  progress: '{done}/{total}',
-  progressTitle: '{done} of {total} steps done',
-  stepOf: 'Step {n} of {total}',
-  prev: '← Prev',
-  next: 'Next →',
-  close: 'Close the tutorial',
-  navGroup: 'Tutorial steps',
-  exercise: 'Exercise',
-  walkthrough: 'Walkthrough',
-  basedOn: 'Based on:',
-  by: 'by {author}',
-  hint: 'Hint',
-  hintOf: 'Hint {n} of {total}',
-  showSolution: 'Show solution',
-  solutionShown: 'The solution is in the Query pane: run it to check it.',
-  resetStep: 'Reset this step',
-  resetStepTitle: "Load this step's database and starting script again",
-  allSteps: 'All steps',
-  resetProgress: 'Forget my progress in this tutorial',
-  doneMark: 'done',
-  doneWithSolution: 'done with the solution shown',
-  runToCheck: 'Press Run: the check looks at the result of your run.',
-  notRunYet: 'This step has not been run yet.',
-  writeAndRun: 'Write your query in the Query pane, then press Run.',
-  passWalkthrough: 'As expected.',
-  passExercise: 'Solved!',
-  passLast: 'That was the last step.',
-  passNext: 'On to the next step.',
-  fail: 'Not yet:',
-  details: 'Details',
-  broken: 'This step’s check is broken: {error}',
-  none: 'none',
-  theValue: 'the value',
-  // Where a remark applies (prefixes).
-  at: {
-    collectionPosition: 'In the {collection} collection, document {position}: ',
-    statementPosition: 'In result {statement}, document {position}: ',
-    position: 'In document {position} of your result: ',
-    statement: 'In result {statement}: ',
-    collection: 'In the {collection} collection: ',
-  },
-  // The check's feedback keys (src/tutorial/feedback.rs and check.rs).
-  feedback: {
-    runError: 'Your script stopped with an error: ({codeName}) {message}',
-    runErrorAt: 'Your script stopped with an error on line {line}: ({codeName}) {message}',
-    noError: 'This step expects the run to stop with an error ({expected}), but it finished without one.',
-    otherError: 'This step expects a {expected} error; yours is {actual}: {message}',
-    noResult: 'Your script produced no result: end it with the statement whose result this step checks.',
-    resultsCount: 'Your script produced {actual} {actual|result|results}; this step expects {expected}.',
-    resultCount: 'Your query returned {actual} {actual|document|documents}; this step expects {expected}.',
-    resultCountAtLeast: 'Your query returned {actual} {actual|document|documents}; this step expects at least {expected}.',
-    notList: 'Your last statement returned {actual}, not a list of documents.',
-    value: '{field} should be {expected}; it is {actual}.',
-    valueTyped: '{field} should be {expected} ({expectedType}); it is {actual} ({actualType}).',
-    valueLabelled: '{label} should be {expected}; it is {actual}.',
-    missing: '{field} is missing; it should be {expected}.',
-    extra: '{field} is there ({actual}), but this step does not expect it.',
-    fieldOrder: 'The fields come in another order: this step expects {expected}; yours are {actual}.',
-    size: '{field} should hold {expected} {expected|element|elements}; it holds {actual}.',
-    sizeLabelled: '{label} should be {expected}; it is {actual}.',
-    notArray: '{field} should be an array of {expected}; it is {actual}.',
-    absent: '{field} is missing.',
-    present: '{field} should not be there; it is {actual}.',
-    every: '{field} should be {expected} in every document; document {position} has {actual}.',
-    everyMissing: 'Every document should have {field}; document {position} does not.',
-    everyAbsent: 'No document should have {field}; document {position} does.',
-    ids: 'Your result should be the {expectedCount|document|documents} with _id {expected}, in this order; yours: {actual}.',
-    collectionCount: 'The {collection} collection should hold {expected} {expected|document|documents}; it holds {actual}.',
-    differs: 'The result is not what this step expects: see Details.',
-  },
-};
+// Every string of the panel comes from the page's catalogue (../i18n/, keys
+// `tutorial.*`). `{name}` is a parameter; `{n|one|other}` picks a word by the number n.
+const NAMES = ['menu', 'menuTitle', 'menuFailed', 'progress', 'progressTitle', 'stepOf', 'prev', 'next', 'close',
+  'navGroup', 'exercise', 'walkthrough', 'basedOn', 'by', 'hint', 'hintOf', 'showSolution', 'solutionShown',
+  'resetStep', 'resetStepTitle', 'allSteps', 'resetProgress', 'doneMark', 'doneWithSolution', 'runToCheck',
+  'notRunYet', 'writeAndRun', 'passWalkthrough', 'passExercise', 'passLast', 'passNext', 'fail', 'details',
+  'broken', 'none', 'theValue'];
+const AT = ['collectionPosition', 'statementPosition', 'position', 'statement', 'collection'];
+const FEEDBACK = ['runError', 'runErrorAt', 'noError', 'otherError', 'noResult', 'resultsCount', 'resultCount',
+  'resultCountAtLeast', 'notList', 'value', 'valueTyped', 'valueLabelled', 'missing', 'extra', 'fieldOrder', 'size',
+  'sizeLabelled', 'notArray', 'absent', 'present', 'every', 'everyMissing', 'everyAbsent', 'ids', 'collectionCount',
+  'differs'];
+
+/** An object whose `name` reads the catalogue's `prefix.name` in the current language. */
+function messages(prefix, names) {
+  const o = {};
+  for (const n of names) Object.defineProperty(o, n, { get: () => raw(`${prefix}.${n}`), enumerable: true });
+  return o;
+}
+
+export const LABELS = messages('tutorial', NAMES);
+LABELS.at = messages('tutorial.at', AT);
+LABELS.feedback = messages('tutorial.feedback', FEEDBACK);
 
 /** Fill `{name}` and `{name|one|other}` from params. */
 export function fill(template, params) {
-  return template.replace(/\{(\w+)(?:\|([^|}]*)\|([^}]*))?\}/g, (_, name, one, other) => {
-    const v = params[name];
-    if (one !== undefined) return Number(v) === 1 ? one : other;
-    return v === undefined || v === '' ? LABELS.none : String(v);
-  });
+  return fillIn(template, params, LABELS.none);
 }
 
 const capital = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 
-/** One feedback remark `{key, ...params}` as a sentence. */
-export function sentence(f) {
+/**
+ * One feedback remark `{key, ...params}` as a sentence. `labels`: the step's
+ * translations of its check's labels (English text → the reader's language).
+ */
+export function sentence(f, labels = null) {
   const F = LABELS.feedback;
   const p = { ...f };
   let key = f.key;
   const labelled = typeof p.label === 'string';
   if (p.field === '') p.field = LABELS.theValue;
   if (labelled) {
+    if (typeof labels?.[p.label] === 'string') p.label = labels[p.label];
     p.field = p.label;
     if (key === 'value' || key === 'size') key = key === 'value' ? 'valueLabelled' : 'sizeLabelled';
   } else if (key === 'value' && p.expectedType) key = 'valueTyped';
@@ -140,7 +87,9 @@ const text = (v) => (Array.isArray(v) ? v.join('\n') : String(v ?? ''));
 
 let app = null;
 let index = null; // [{id, file, title, summary}]
-const loaded = new Map(); // id -> tutorial
+const loaded = new Map(); // id -> tutorial (English)
+const localized = new Map(); // `${lang}:${id}` -> tutorial with its overlay
+let lastVerdict = null; // the verdict shown, redrawn after a change of language
 let current = null; // the open tutorial
 let els = null;
 let hintsShown = 0; // hints revealed on the open step
@@ -158,13 +107,55 @@ async function loadIndex() {
   return index;
 }
 
-async function loadTutorial(id) {
+async function loadEnglish(id) {
   if (loaded.has(id)) return loaded.get(id);
   const entry = (await loadIndex()).find((t) => t.id === id);
   if (!entry) return null;
   const t = await fetchJson(entry.file);
   loaded.set(id, t);
   return t;
+}
+
+/** The tutorial in the page's language: its overlay (i18n/<lang>/<id>.json) over the English file. */
+async function loadTutorial(id) {
+  const t = await loadEnglish(id);
+  const lang = language();
+  if (!t || lang === 'en') return t;
+  const key = `${lang}:${id}`;
+  if (!localized.has(key)) {
+    let overlay = null;
+    try {
+      overlay = await fetchJson(`i18n/${lang}/${encodeURIComponent(id)}.json`);
+    } catch { /* no translation yet: English */ }
+    localized.set(key, overlay && typeof overlay === 'object' ? overlaid(t, overlay) : t);
+  }
+  return localized.get(key);
+}
+
+const str = (v) => typeof v === 'string';
+const prose = (v) => str(v) || (Array.isArray(v) && v.every(str));
+
+/**
+ * The English tutorial with the overlay's prose where it has some: title, summary,
+ * step titles and texts, hints (when there are as many), check labels, exercise
+ * starters. Data, solutions and checks stay the English file's.
+ */
+function overlaid(t, o) {
+  const steps = t.steps.map((s, i) => {
+    const os = Array.isArray(o.steps) ? o.steps[i] : null;
+    if (!os || typeof os !== 'object') return s;
+    const hints = Array.isArray(os.hints) && os.hints.length === (s.hints?.length ?? 0) && os.hints.every(prose) ? os.hints : s.hints;
+    const labels = os.labels && typeof os.labels === 'object' ? os.labels : null;
+    return {
+      ...s,
+      title: str(os.title) ? os.title : s.title,
+      text: prose(os.text) ? os.text : s.text,
+      hints,
+      labels,
+      script: isExercise(s) && prose(os.script) ? os.script : s.script,
+    };
+  });
+  return { ...t, title: str(o.title) ? o.title : t.title, summary: str(o.summary) ? o.summary : t.summary, steps };
 }
 
 // ---- progress (localStorage) ---------------------------------------------------
@@ -226,9 +217,9 @@ function el(tag, props = {}, ...children) {
 function buildMenu() {
   const button = el('button', {
     id: 'tutorials', type: 'button', 'aria-haspopup': 'menu', 'aria-expanded': 'false',
-    'aria-controls': 'tutorials-menu', title: LABELS.menuTitle,
-  }, `${LABELS.menu} `, el('span', { 'aria-hidden': 'true', text: '▾' }));
-  const menu = el('ul', { id: 'tutorials-menu', class: 'menu', role: 'menu', 'aria-label': LABELS.menu, hidden: true });
+    'aria-controls': 'tutorials-menu', title: LABELS.menuTitle, 'data-i18n-attr': 'title=tutorial.menuTitle',
+  }, el('span', { text: LABELS.menu, 'data-i18n': 'tutorial.menu' }), ' ', el('span', { 'aria-hidden': 'true', text: '▾' }));
+  const menu = el('ul', { id: 'tutorials-menu', class: 'menu', role: 'menu', 'aria-label': LABELS.menu, 'data-i18n-attr': 'aria-label=tutorial.menu', hidden: true });
   const wrap = el('div', { class: 'menu-wrap' }, button, menu);
   const anchor = document.getElementById('templates')?.closest('.menu-wrap');
   if (anchor) anchor.after(wrap);
@@ -251,10 +242,12 @@ function buildMenu() {
       return;
     }
     menu.replaceChildren();
-    for (const t of list) {
+    // Titles and summaries in the page's language (the overlays), English without one.
+    const fulls = await Promise.all(list.map((t) => loadTutorial(t.id).catch(() => null)));
+    for (const [i, t] of list.entries()) {
       const p = progressOf(t.id);
       const title = el('span', { class: 'tut-menu-title' });
-      renderInline(title, t.title);
+      renderInline(title, fulls[i]?.title ?? t.title);
       // The total needs the tutorial file; the menu shows it once it is known.
       const count = el('span', { class: 'tut-menu-progress muted' });
       loadTutorial(t.id).then((full) => {
@@ -263,7 +256,7 @@ function buildMenu() {
         count.textContent = fill(LABELS.progress, params);
         count.title = fill(LABELS.progressTitle, params);
       }).catch(() => {});
-      const item = el('button', { type: 'button', role: 'menuitem', 'data-tutorial': t.id, title: t.summary }, title, count);
+      const item = el('button', { type: 'button', role: 'menuitem', 'data-tutorial': t.id, title: fulls[i]?.summary ?? t.summary }, title, count);
       item.addEventListener('click', async () => {
         close();
         await openTutorial(t.id);
@@ -295,23 +288,29 @@ function buildMenu() {
 function buildPanel() {
   const title = el('h2', { id: 'tutorial-title', class: 'tut-title' });
   const pos = el('span', { id: 'tutorial-pos', class: 'tut-pos muted' });
-  const prev = el('button', { id: 'tutorial-prev', type: 'button', text: LABELS.prev });
-  const next = el('button', { id: 'tutorial-next', type: 'button', text: LABELS.next });
-  const closeB = el('button', { id: 'tutorial-close', type: 'button', class: 'icon', 'aria-label': LABELS.close, title: LABELS.close, text: '×' });
+  const prev = el('button', { id: 'tutorial-prev', type: 'button', text: LABELS.prev, 'data-i18n': 'tutorial.prev' });
+  const next = el('button', { id: 'tutorial-next', type: 'button', text: LABELS.next, 'data-i18n': 'tutorial.next' });
+  const closeB = el('button', {
+    id: 'tutorial-close', type: 'button', class: 'icon', 'aria-label': LABELS.close, title: LABELS.close, text: '×',
+    'data-i18n-attr': 'aria-label=tutorial.close title=tutorial.close',
+  });
   const head = el('div', { class: 'tut-head' }, title, pos,
-    el('div', { class: 'tut-nav', role: 'group', 'aria-label': LABELS.navGroup }, prev, next, closeB));
+    el('div', { class: 'tut-nav', role: 'group', 'aria-label': LABELS.navGroup, 'data-i18n-attr': 'aria-label=tutorial.navGroup' }, prev, next, closeB));
   const sources = el('p', { id: 'tutorial-sources', class: 'tut-sources muted', hidden: true });
   const kind = el('span', { id: 'tutorial-kind', class: 'tut-kind' });
   const stepTitle = el('h3', { id: 'tutorial-step-title', class: 'tut-step-title' });
   const body = el('div', { id: 'tutorial-text', class: 'tut-text' });
   const hints = el('ol', { id: 'tutorial-hints', class: 'tut-hints', hidden: true });
   const hintB = el('button', { id: 'tutorial-hint', type: 'button', text: LABELS.hint });
-  const solutionB = el('button', { id: 'tutorial-solution', type: 'button', text: LABELS.showSolution });
-  const reset = el('button', { id: 'tutorial-reset', type: 'button', text: LABELS.resetStep, title: LABELS.resetStepTitle });
+  const solutionB = el('button', { id: 'tutorial-solution', type: 'button', text: LABELS.showSolution, 'data-i18n': 'tutorial.showSolution' });
+  const reset = el('button', {
+    id: 'tutorial-reset', type: 'button', text: LABELS.resetStep, title: LABELS.resetStepTitle,
+    'data-i18n': 'tutorial.resetStep', 'data-i18n-attr': 'title=tutorial.resetStepTitle',
+  });
   const actions = el('div', { class: 'tut-actions' }, hintB, solutionB, reset);
   const steps = el('ol', { id: 'tutorial-steps', class: 'tut-steps' });
-  const forget = el('button', { id: 'tutorial-forget', type: 'button', class: 'linkish', text: LABELS.resetProgress });
-  const stepsBox = el('details', { class: 'tut-steps-box' }, el('summary', { text: LABELS.allSteps }), steps, forget);
+  const forget = el('button', { id: 'tutorial-forget', type: 'button', class: 'linkish', text: LABELS.resetProgress, 'data-i18n': 'tutorial.resetProgress' });
+  const stepsBox = el('details', { class: 'tut-steps-box' }, el('summary', { text: LABELS.allSteps, 'data-i18n': 'tutorial.allSteps' }), steps, forget);
   const panel = el('section', { id: 'tutorial', class: 'tutorial', 'aria-labelledby': 'tutorial-title', hidden: true },
     head, el('div', { class: 'tut-body' }, sources, el('div', { class: 'tut-step-head' }, kind, stepTitle), body, hints, actions, stepsBox));
   document.getElementById('panes').before(panel);
@@ -487,6 +486,7 @@ function render() {
 
 /** The verdict: null (not run yet), {notice}, {ok, feedback, differences} or {error}. */
 function showCheck(verdict) {
+  lastVerdict = verdict;
   const box = els.check;
   box.replaceChildren();
   box.className = 'tut-check';
@@ -515,7 +515,7 @@ function showCheck(verdict) {
   box.dataset.ok = 'false';
   box.append(el('span', { class: 'tut-cross', 'aria-hidden': 'true', text: '✗ ' }), el('strong', { text: LABELS.fail }));
   const list = el('ul', { class: 'tut-feedback' });
-  for (const f of verdict.feedback ?? []) list.append(el('li', { 'data-key': f.key, text: sentence(f) }));
+  for (const f of verdict.feedback ?? []) list.append(el('li', { 'data-key': f.key, text: sentence(f, step?.labels) }));
   box.append(list);
   if (verdict.differences?.length) {
     const raw = el('ul', { class: 'tut-diffs' });
@@ -525,6 +525,20 @@ function showCheck(verdict) {
 }
 
 // ---- the page's hooks ------------------------------------------------------------
+
+/** After a change of language: the open tutorial in the new one (the panel's fixed labels follow by themselves). */
+async function relabel() {
+  if (!current) return;
+  const verdict = lastVerdict;
+  let t = current;
+  try {
+    t = (await loadTutorial(current.id)) ?? current;
+  } catch { /* keep the one shown */ }
+  if (!current || t.id !== current.id) return;
+  current = t;
+  render();
+  showCheck(verdict);
+}
 
 /**
  * The open step's check as JSON text for the worker, or null outside a tutorial.
@@ -600,5 +614,6 @@ export function setupTutorials(page) {
   app.events.addEventListener('run', (e) => afterRun(e.detail));
   app.events.addEventListener('state', () => { sync(); });
   if (app.state.tutorial) sync(); // restored from the autosave
+  onLanguage(relabel);
   return { checkFor, open: openTutorial };
 }

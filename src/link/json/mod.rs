@@ -31,6 +31,10 @@ impl LinkState {
         if let Some(s) = self.step {
             let _ = write!(out, ",\"step\":{s}");
         }
+        if let Some(l) = &self.lang {
+            out.push_str(",\"lang\":");
+            write_str(&mut out, l);
+        }
         out.push('}');
         out
     }
@@ -39,8 +43,10 @@ impl LinkState {
     pub fn from_json(text: &str) -> Result<LinkState, String> {
         let value = crate::json::parse(text)?;
         // Fields by name (object) or by position (array, as serde reads structs).
-        const NAMES: [&str; 7] = ["db", "script", "now", "seed", "view", "tutorial", "step"];
-        let mut fields: [Option<Value>; 7] = Default::default();
+        const NAMES: [&str; 8] = [
+            "db", "script", "now", "seed", "view", "tutorial", "step", "lang",
+        ];
+        let mut fields: [Option<Value>; 8] = Default::default();
         match value {
             Value::Object(map) => {
                 for (k, v) in map {
@@ -69,8 +75,8 @@ impl LinkState {
 }
 
 /// The fields in `NAMES` order; the error is the name of the first bad one.
-fn read(fields: [Option<Value>; 7]) -> Result<LinkState, &'static str> {
-    let [db, script, now, seed, view, tutorial, step] = fields;
+fn read(fields: [Option<Value>; 8]) -> Result<LinkState, &'static str> {
+    let [db, script, now, seed, view, tutorial, step, lang] = fields;
     let string = |v: Option<Value>, name: &'static str| match v {
         Some(Value::String(s)) => Ok(s),
         _ => Err(name),
@@ -97,6 +103,10 @@ fn read(fields: [Option<Value>; 7]) -> Result<LinkState, &'static str> {
                     .and_then(|n| u32::try_from(n).ok())
                     .ok_or("step")?,
             ),
+        },
+        lang: match some(lang) {
+            None => None,
+            v => Some(string(v, "lang")?),
         },
     })
 }

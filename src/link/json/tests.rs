@@ -7,10 +7,15 @@ fn theirs(text: &str) -> Option<LinkState> {
 
 #[test]
 fn written_as_serde_writes() {
-    for (tutorial, step) in [
-        (None, None),
-        (Some("basics".to_string()), Some(3)),
-        (None, Some(0)),
+    for (tutorial, step, lang) in [
+        (None, None, None),
+        (
+            Some("basics".to_string()),
+            Some(3),
+            Some("pt-BR".to_string()),
+        ),
+        (None, Some(0), None),
+        (None, None, Some("ja".to_string())),
     ] {
         let state = LinkState {
             db: "db = { t: [ {_id: 1, s: 'é😀\"\\\n\t\u{1}\u{7f}'} ] }".into(),
@@ -20,6 +25,7 @@ fn written_as_serde_writes() {
             view: "tree".into(),
             tutorial,
             step,
+            lang,
         };
         assert_eq!(
             state.to_json(),
@@ -55,6 +61,7 @@ fn read_as_serde_reads() {
         ("view", r#""tree""#),
         ("tutorial", r#""t""#),
         ("step", "2"),
+        ("lang", r#""de""#),
     ];
     let mut n = 0;
     let mut check = |text: String| {
@@ -91,6 +98,7 @@ fn read_as_serde_reads() {
         "{",
         r#"{"db":"a","script":"b","now":1,"seed":2} x"#,
         r#"["a","b",1,2,"shell",null,null,1]"#,
+        r#"["a","b",1,2,"shell",null,null,"ko",1]"#,
         r#"["a","b",1,2,"shell",null,null]"#,
     ] {
         check(text.to_string());
