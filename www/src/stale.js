@@ -31,5 +31,8 @@ function show(result, stale) {
     note.textContent = TEXT.note;
     result.before(note);
   }
-  if (note) note.hidden = !stale;
+  if (note) {
+    note.hidden = !stale;
+    note.textContent = TEXT.note; // in the page's language of the moment
+  }
 }
