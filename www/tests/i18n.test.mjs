@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { deflateRawSync } from 'node:zlib';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -179,6 +180,26 @@ test('a share link carries the sharer\'s language; the opener\'s saved choice ov
   await opener.waitForSelector('body[data-ready="true"]');
   assert.equal(await htmlLang(opener), 'ko', 'their own saved choice wins');
   await opener.close();
+});
+
+test('a link\'s language is only ever one of the five', async () => {
+  const link = (lang) => `${origin}/#v1${deflateRawSync(Buffer.from(JSON.stringify({
+    db: 'db = { t: [ { _id: 1 } ] }', script: 'db.t.find()', now: 0, seed: 0, view: 'shell', lang,
+  }))).toString('base64url')}`;
+  const page = await newPage(LAPTOP, ['en-US']);
+  let dialogs = 0;
+  page.on('dialog', (d) => { dialogs++; d.dismiss(); });
+  for (const [lang, shown] of [['de', 'de'], ['fr', 'en'], ['<img src=x onerror=alert(1)>', 'en'], ['', 'en']]) {
+    await fresh(page, '/');
+    await page.goto(link(lang));
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await htmlLang(page), shown, JSON.stringify(lang));
+    assert.equal(await page.inputValue('#lang'), shown);
+    assert.equal(await page.$$eval('#result .result', (rs) => rs.length), 1, 'the link itself opened');
+  }
+  assert.equal(dialogs, 0);
+  await page.close();
 });
 
 /**
