@@ -3,12 +3,13 @@
 import { basicSetup } from 'codemirror';
 import { EditorView, keymap, Decoration, WidgetType, hoverTooltip } from '@codemirror/view';
 import { autocompletion, snippet } from '@codemirror/autocomplete';
-import { EditorState, StateField, StateEffect, Prec } from '@codemirror/state';
+import { EditorState, StateField, StateEffect, Prec, Compartment } from '@codemirror/state';
 import { indentWithTab } from '@codemirror/commands';
 import { javascript } from '@codemirror/lang-javascript';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
 import { tags as t } from '@lezer/highlight';
+import { t as tx } from './i18n.js';
 
 // Colours are CSS variables, so the light/dark switch is pure CSS.
 const highlight = HighlightStyle.define([
@@ -164,6 +165,30 @@ function widen(view, start, end, message) {
   return { from, to, severity: 'error', message };
 }
 
+// CodeMirror's own words (search panel, go to line, folding, lint panel, screen-reader
+// announcements) from the catalogue (keys `editor.*`); `$` is CodeMirror's parameter.
+const PHRASES = {
+  Find: 'editor.find', Replace: 'editor.replace', next: 'editor.next', previous: 'editor.previous',
+  all: 'editor.all', 'match case': 'editor.matchCase', regexp: 'editor.regexp', 'by word': 'editor.byWord',
+  replace: 'editor.replaceOne', 'replace all': 'editor.replaceAll', close: 'editor.close',
+  'current match': 'editor.currentMatch', 'on line': 'editor.onLine', 'Go to line': 'editor.goToLine',
+  go: 'editor.go', 'replaced match on line $': 'editor.replacedOnLine', 'replaced $ matches': 'editor.replacedCount',
+  Diagnostics: 'editor.diagnostics', 'No diagnostics': 'editor.noDiagnostics', Completions: 'editor.completions',
+  'Control character': 'editor.controlChar', 'Selection deleted': 'editor.selectionDeleted',
+  'folded code': 'editor.foldedCode', unfold: 'editor.unfold', 'Fold line': 'editor.foldLine',
+  'Unfold line': 'editor.unfoldLine', 'Folded lines': 'editor.foldedLines', 'Unfolded lines': 'editor.unfoldedLines',
+  to: 'editor.to',
+};
+const words = new Compartment();
+const labelled = new Compartment();
+const phrases = () => EditorState.phrases.of(Object.fromEntries(Object.entries(PHRASES).map(([en, key]) => [en, tx(key)])));
+const ariaLabel = (label) => EditorView.contentAttributes.of({ 'aria-label': label });
+
+/** After a change of language: CodeMirror's words and the editor's label in the new one. */
+export function relabelEditor(view, label) {
+  view.dispatch({ effects: [words.reconfigure(phrases()), labelled.reconfigure(ariaLabel(label))] });
+}
+
 /**
  * Create an editor. `onChange(text)` fires on edits; `commands` maps extra
  * keys (Mod-Enter to run and so on) with the highest precedence; `assist`
@@ -185,7 +210,8 @@ export function createEditor(parent, { doc, label, onChange, commands, assist, c
         ...(assist ? [autocompletion({ override: [engineCompletion(assist)], icons: false }), operatorHover(assist, card)] : []),
         noteField,
         theme,
-        EditorView.contentAttributes.of({ 'aria-label': label }),
+        labelled.of(ariaLabel(label)),
+        words.of(phrases()),
         EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
       ],
     }),

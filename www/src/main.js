@@ -1,6 +1,6 @@
 // mqlplay's page: wires the editors, the engine worker, the result pane,
 // share links, autosave, templates, theme and dialogs together.
-import { createEditor, getText, setText, showError, clearError, showCheck } from './editors.js';
+import { createEditor, getText, setText, showError, clearError, showCheck, relabelEditor } from './editors.js';
 import { Assistant, docsCard } from './assist.js';
 import { getRunner, takeEarlyRun, loadEngine, format, encodeLink, decodeLink, statementsOf, TIME_LIMIT_MS } from './engine.js';
 import { state, restoreSaved, saveState, runJob, isLink, VIEWS } from './state.js';
@@ -505,7 +505,7 @@ function relabel() {
     if (tpl) item.textContent = templateName(tpl);
   }
   for (const [view, key] of [[dbView, 'pane.databaseLabel'], [scriptView, 'pane.queryLabel']]) {
-    view?.contentDOM.setAttribute('aria-label', t(key));
+    if (view) relabelEditor(view, t(key));
   }
   status('');
   render();

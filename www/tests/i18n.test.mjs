@@ -121,6 +121,12 @@ for (const lang of LANGS) {
     await page.waitForTimeout(100);
     await layoutHolds(page, PHONE, `${lang} phone`);
     await shot(page, `${lang}-phone`);
+    // CodeMirror's own search panel speaks the language too.
+    await page.click('#query-editor .cm-content');
+    await page.keyboard.press('Control+f');
+    await page.waitForSelector('.cm-search');
+    assert.equal(await page.getAttribute('.cm-search input[name=search]', 'placeholder'), c['editor.find']);
+    await page.keyboard.press('Escape');
     // The help dialog: translated text with MongoDB's names kept.
     await page.click('#help');
     assert.equal(await text(page, '#help-title'), c['help.title']);

@@ -55,6 +55,7 @@ test('every key the page asks for is in the English catalogue', () => {
     for (const m of text.matchAll(/\bt\('([\w.-]+)'/g)) asked.add(m[1]);
     for (const m of text.matchAll(/\bt\(\w+ \? '([\w.-]+)' : '([\w.-]+)'/g)) { asked.add(m[1]); asked.add(m[2]); }
     for (const m of text.matchAll(/data-i18n(?:-md)?(?:="|': ')([\w.-]+)/g)) asked.add(m[1]);
+    for (const m of text.matchAll(/'(editor\.\w+)'/g)) asked.add(m[1]); // CodeMirror's phrases (editors.js)
     for (const m of text.matchAll(/data-i18n-attr(?:="|': ')([^"']+)/g)) {
       for (const pair of m[1].split(/\s+/)) asked.add(pair.split('=')[1]);
     }
