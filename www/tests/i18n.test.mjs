@@ -282,6 +282,70 @@ test('the sensor tutorial in German, on a laptop and a phone', async () => {
   await stepThrough('de', 'sensor-upsert', PHONE, 'de-sensor-phone');
 });
 
+/** An overlay as the translators write one (README), made from the English file with marked prose. */
+function fakeOverlay(id) {
+  const english = readJson(`tutorials/${id}.json`);
+  const labelsOf = (x, acc = []) => {
+    if (Array.isArray(x)) x.forEach((v) => labelsOf(v, acc));
+    else if (x && typeof x === 'object') {
+      for (const [k, v] of Object.entries(x)) if (k === 'label') acc.push(v); else labelsOf(v, acc);
+    }
+    return acc;
+  };
+  const lines = (v) => (Array.isArray(v) ? v : [v]);
+  return {
+    title: 'バケットパターン（試験）',
+    summary: '要約（試験）',
+    steps: english.steps.map((s, i) => {
+      const o = { title: `見出し ${i + 1}`, text: [`本文 ${i + 1}`] };
+      if (s.hints) o.hints = s.hints.map((_, j) => `ヒント本文 ${i + 1}.${j + 1}`);
+      const labels = labelsOf(s.check);
+      if (labels.length) o.labels = Object.fromEntries(labels.map((l) => [l, `ラベル「${l}」`]));
+      if (s.kind === 'exercise') o.script = lines(s.script).map((l) => (l.trim().startsWith('//') ? '// 日本語の説明' : l));
+      return o;
+    }),
+  };
+}
+
+test('a tutorial overlay: its prose, hints, starter and labels; English again after switching back', async () => {
+  const english = readJson('tutorials/bucket.json');
+  const fake = fakeOverlay('bucket');
+  const page = await newPage(LAPTOP, ['en-US']);
+  await page.route('**/tutorials/i18n/ja/bucket.json', (route) => route.fulfill({ json: fake }));
+  await fresh(page, '/?lang=ja');
+  await page.click('#tutorials');
+  await page.waitForSelector('#tutorials-menu [data-tutorial="bucket"]');
+  assert.equal(await text(page, '#tutorials-menu [data-tutorial="bucket"] .tut-menu-title'), fake.title);
+  await page.click('#tutorials-menu [data-tutorial="bucket"]');
+  await page.waitForSelector('#tutorial:not([hidden])');
+  assert.equal(await text(page, '#tutorial-title'), fake.title);
+  assert.equal(await text(page, '#tutorial-step-title'), '見出し 1');
+  assert.equal(await text(page, '#tutorial-text'), '本文 1');
+  // Step 9, an exercise whose check uses labels: the starter's comments are the overlay's.
+  await page.click('.tut-steps-box summary');
+  await page.click('#tutorial-steps [data-step="9"]');
+  await page.waitForFunction(() => document.getElementById('tutorial-step-title').textContent === '見出し 9');
+  const saved = await page.evaluate(() => new Promise((r) => setTimeout(() => r(JSON.parse(localStorage.getItem('mqlplay.state.v1'))), 400)));
+  assert.ok(saved.script.includes('// 日本語の説明'), saved.script);
+  assert.ok(!saved.script.includes('// Add the trade'), 'the English comment is replaced');
+  await page.click('#tutorial-hint');
+  assert.equal(await text(page, '#tutorial-hints li'), 'ヒント本文 9.1');
+  const runs = await page.evaluate(() => Number(document.body.dataset.runs || 0));
+  await page.click('#run');
+  await page.waitForFunction((k) => Number(document.body.dataset.runs || 0) > k, runs, { timeout: 20_000 });
+  await page.waitForSelector('#tutorial-check[data-ok="false"]');
+  const feedback = await text(page, '#tutorial-check .tut-feedback');
+  assert.ok(feedback.includes('ラベル「'), `a check label in the overlay's words: ${feedback}`);
+  await shot(page, 'ja-overlay');
+  // Back to English: the English prose, and the panel's labels.
+  await page.selectOption('#lang', 'en');
+  await page.waitForFunction((t) => document.getElementById('tutorial-title').textContent === t, english.title.replace(/[`*]/g, ''));
+  assert.equal(await text(page, '#tutorial-step-title'), english.steps[8].title.replace(/[`*]/g, ''));
+  assert.equal(await text(page, '#tutorial-next'), CAT.en['tutorial.next']);
+  assert.ok(!(await text(page, '#tutorial-check')).includes('ラベル「'), 'the verdict is redrawn in English');
+  await page.close();
+});
+
 test('no console errors or page errors', () => {
   assert.deepEqual(problems, []);
 });
