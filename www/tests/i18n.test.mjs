@@ -131,6 +131,7 @@ for (const lang of LANGS) {
     await page.click('#help');
     assert.equal(await text(page, '#help-title'), c['help.title']);
     assert.match(await text(page, '#help-dialog'), /explain\("executionStats"\)/);
+    await shot(page, `${lang}-help-phone`);
     await page.close();
   });
 }
