@@ -134,11 +134,13 @@ async function loadTutorial(id) {
 
 const str = (v) => typeof v === 'string';
 const prose = (v) => str(v) || (Array.isArray(v) && v.every(str));
+/** A script's code without its `//` comments: a translation may change only the comments. */
+const code = (v) => text(v).split('\n').map((l) => l.replace(/\/\/.*$/, '').trimEnd()).join('\n').trim();
 
 /**
  * The English tutorial with the overlay's prose where it has some: title, summary,
- * step titles and texts, hints (when there are as many), check labels, exercise
- * starters. Data, solutions and checks stay the English file's.
+ * step titles and texts, hints (when there are as many), check labels, scripts with
+ * translated comments (the same code only). Data, solutions and checks stay the English file's.
  */
 function overlaid(t, o) {
   const steps = t.steps.map((s, i) => {
@@ -152,7 +154,7 @@ function overlaid(t, o) {
       text: prose(os.text) ? os.text : s.text,
       hints,
       labels,
-      script: isExercise(s) && prose(os.script) ? os.script : s.script,
+      script: prose(os.script) && code(os.script) === code(s.script) ? os.script : s.script,
     };
   });
   return { ...t, title: str(o.title) ? o.title : t.title, summary: str(o.summary) ? o.summary : t.summary, steps };
