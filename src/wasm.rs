@@ -57,6 +57,15 @@ pub fn run_page(db: &str, script: &str, now_millis: f64, seed: f64) -> String {
     })
 }
 
+/// [`run_page`] on the Database text of the previous call, which the worker
+/// does not send again while it is unchanged (an 11 MB text takes tens of
+/// milliseconds to cross into wasm). `undefined` when no text was loaded yet.
+#[wasm_bindgen]
+pub fn run_page_again(script: &str, now_millis: f64, seed: f64) -> Option<String> {
+    let run = ctx(now_millis, seed);
+    CACHE.with(|cache| page::run_again(&mut cache.borrow_mut(), script, &run, Collections::Changed))
+}
+
 /// The page's "Stages" view: the script run with its `target`-th aggregate
 /// reported stage by stage, the stages at the positions in `off` skipped
 /// (JSON text, see `page::stages`).

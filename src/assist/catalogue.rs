@@ -17,6 +17,8 @@ pub enum Kind {
     Update,
     /// A `$group` accumulator (`$sum`).
     Accumulator,
+    /// A window function of `$setWindowFields` (`$rank`); accumulators work there too.
+    Window,
     /// An aggregation expression operator (`$concat`).
     Expression,
 }
@@ -29,6 +31,7 @@ impl Kind {
             "query" => Kind::Query,
             "update" => Kind::Update,
             "accumulator" => Kind::Accumulator,
+            "window" => Kind::Window,
             "expression" => Kind::Expression,
             _ => return None,
         })
@@ -40,6 +43,7 @@ impl Kind {
             Kind::QueryTop | Kind::Query => "query operator",
             Kind::Update => "update operator",
             Kind::Accumulator => "accumulator",
+            Kind::Window => "window function",
             Kind::Expression => "expression operator",
         }
     }

@@ -27,6 +27,12 @@ enum Mode {
     FieldKeys,
     Facet,
     Lookup,
+    /// `$setWindowFields`' body: `partitionBy`, `sortBy`, `output`.
+    Windows,
+    /// `output`'s new field names.
+    WindowOutput,
+    /// One output field: a window function or accumulator, and `window`.
+    WindowFn,
     /// An update's options: `arrayFilters` takes filters on the identifiers.
     Options,
     ArrayFilters,
@@ -108,10 +114,9 @@ fn child(mode: Mode, f: &Frame, open: Open) -> Mode {
             "$sort" => Mode::FieldKeys,
             "$facet" => Mode::Facet,
             "$lookup" | "$unionWith" => Mode::Lookup,
+            "$setWindowFields" => Mode::Windows,
             "$project" | "$addFields" | "$set" | "$replaceRoot" | "$replaceWith" | "$bucket"
-            | "$bucketAuto" | "$redact" | "$sortByCount" | "$unwind" | "$setWindowFields" => {
-                Mode::Fields
-            }
+            | "$bucketAuto" | "$redact" | "$sortByCount" | "$unwind" => Mode::Fields,
             _ => Mode::None,
         },
         (Mode::Facet, Open::Brace) => Mode::Pipeline,
@@ -120,6 +125,14 @@ fn child(mode: Mode, f: &Frame, open: Open) -> Mode {
             "let" => Mode::Fields,
             _ => Mode::None,
         },
+        (Mode::Windows, Open::Brace) => match key {
+            "output" => Mode::WindowOutput,
+            "sortBy" => Mode::FieldKeys,
+            _ => Mode::Expr,
+        },
+        (Mode::WindowOutput, Open::Brace) => Mode::WindowFn,
+        (Mode::WindowFn, Open::Brace) if key == "window" => Mode::None,
+        (Mode::WindowFn, Open::Brace) => Mode::Expr,
         (Mode::Group, Open::Brace) if key == "_id" => Mode::Expr,
         (Mode::Group, Open::Brace) => Mode::Accum,
         (Mode::Accum, Open::Brace) => Mode::Expr,
@@ -203,6 +216,10 @@ pub fn complete(script: &str, cursor: usize, summary: &Summary) -> Completion {
                 });
             }
             Mode::Accum => operators(Kind::Accumulator, keyed, c),
+            Mode::WindowFn => {
+                operators(Kind::Window, keyed, c);
+                operators(Kind::Accumulator, keyed, c);
+            }
             Mode::Expr => operators(Kind::Expression, keyed, c),
             Mode::Fields => {
                 if place.word.text.starts_with('$') {

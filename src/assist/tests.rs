@@ -46,16 +46,25 @@ fn engine_accepts(kind: Kind, name: &str) -> bool {
         Kind::Expression => refused(Expr::compile(&bson!({ name: [1] }), &ctx).map(drop), &|e| {
             e.code == 168
         }),
+        Kind::Window => refused(
+            Pipeline::compile(
+                &[bson!({ "$setWindowFields": { "sortBy": { "a": 1 }, "output": { "x": { name: {} } } } })],
+                &ctx,
+            )
+            .map(drop),
+            &|e| e.message.starts_with("Unrecognized window function"),
+        ),
     }
 }
 
-const KINDS: [Kind; 6] = [
+const KINDS: [Kind; 7] = [
     Kind::Stage,
     Kind::QueryTop,
     Kind::Query,
     Kind::Update,
     Kind::Accumulator,
     Kind::Expression,
+    Kind::Window,
 ];
 
 /// Every `"$name"` string literal in the engine's sources (outside this module):
@@ -139,7 +148,10 @@ fn the_catalogue_lists_every_operator_the_engine_compiles() {
     let mut missing = Vec::new();
     for name in &names {
         for kind in KINDS {
-            if engine_accepts(kind, name) && !catalogue::of_kind(kind).any(|e| e.name == name) {
+            // Every accumulator also works as a window function: listed once, as an accumulator.
+            let listed = |k: Kind| catalogue::of_kind(k).any(|e| e.name == name);
+            let covered = listed(kind) || (kind == Kind::Window && listed(Kind::Accumulator));
+            if engine_accepts(kind, name) && !covered {
                 missing.push(format!("{name} ({kind:?})"));
             }
         }
@@ -433,4 +445,23 @@ fn deep_or_broken_text_gets_no_candidates_and_no_panic() {
     ] {
         let _ = complete(text, text.len(), &summary());
     }
+}
+
+#[test]
+fn in_set_window_fields_window_functions_accumulators_and_paths() {
+    let stage = "db.trades.aggregate([{ $setWindowFields: { partitionBy: '$ticker', sortBy: { qty: 1 }, output: {";
+    assert!(has(&format!("{stage} r: {{ $ra| }} }} }}])"), "$rank"));
+    assert!(has(&format!("{stage} s: {{ $su| }} }} }}])"), "$sum"));
+    assert!(
+        !has(&format!("{stage} r: {{ $ra| }} }} }}])"), "$rand"),
+        "an output field takes a window function, not an expression operator"
+    );
+    assert!(has(
+        &format!("{stage} t: {{ $sum: '$q|' }} }} }}])"),
+        "$qty"
+    ));
+    assert!(has(
+        "db.trades.aggregate([{ $setWindowFields: { sortBy: { q| } } }])",
+        "qty"
+    ));
 }

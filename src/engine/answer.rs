@@ -64,7 +64,7 @@ impl View<'_> {
     pub fn write_ejson(&self, out: &mut String) {
         match self {
             View::Value(v) => crate::text::ejson::write_value(out, v),
-            View::Docs(docs) => crate::text::ejson::write_doc_refs(out, docs),
+            View::Docs(docs) => crate::text::ejson::write_docs(out, docs.iter().copied()),
         }
     }
 

@@ -3,7 +3,7 @@
 //! methods, which are planned (and with "executionStats" run without
 //! writing). The stage documents come from `crate::index::explain`.
 //! See https://www.mongodb.com/docs/manual/reference/method/db.collection.explain/.
-use super::{Call, Database, Session, DB_NAME};
+use super::{Call, Command, Database, Method, Session, DB_NAME};
 use crate::aggregate::Pipeline;
 use crate::context::RunCtx;
 use crate::error::{Error, Result};
@@ -21,24 +21,8 @@ use crate::update::Update;
 use bson::{doc, Bson, Document};
 use std::ops::Bound;
 
-/// The write methods the playground explains (a subset of `engine::WRITE_METHODS`).
-const EXPLAINABLE_WRITES: &[&str] = &[
-    "updateOne",
-    "updateMany",
-    "replaceOne",
-    "update",
-    "deleteOne",
-    "deleteMany",
-    "remove",
-    "findOneAndUpdate",
-    "findOneAndReplace",
-    "findOneAndDelete",
-];
-
-pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
-    let Some(first) = calls.first() else {
-        return Err(Error::bad_value("explain() needs a method"));
-    };
+pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
+    let (coll, calls, first) = (cmd.collection, cmd.calls, cmd.call);
     first.max_args(1)?;
     let v = verbosity(first.arg(0).map(|a| &a.value)).map_err(|e| e.at(first.span))?;
     let Some(method) = calls.get(1) else {
@@ -49,7 +33,8 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
     };
     let rest = &calls[2..];
     let name = method.name.as_str();
-    if name == "find" {
+    let explained = Method::parse(name);
+    if explained == Some(Method::Find) {
         // The cursor code explains: find(...).<modifiers>.explain(verbosity).
         let mut chain: Vec<Call> = calls[1..].to_vec();
         chain.push(Call {
@@ -57,7 +42,14 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
             span: first.span,
             args: first.args.clone(),
         });
-        return super::read::run(session, coll, &chain).map(|a| a.into_bson(session.db));
+        let find = Command {
+            collection: coll,
+            method: Method::Find,
+            calls: &chain,
+            call: &chain[0],
+            modifiers: &chain[1..],
+        };
+        return super::read::run(session, &find).map(|a| a.into_bson(session.db));
     }
     if let Some(c) = rest.first() {
         return Err(Error::bad_value(format!(
@@ -66,10 +58,10 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
         ))
         .at(c.span));
     }
-    let out = match name {
-        "count" => count(session, coll, method, v),
-        "distinct" => distinct(session, coll, method, v),
-        "aggregate" => {
+    let out = match explained {
+        Some(Method::Count) => count(session, coll, method, v),
+        Some(Method::Distinct) => distinct(session, coll, method, v),
+        Some(Method::Aggregate) => {
             let stages = match method.arg(0).map(|a| &a.value) {
                 Some(Bson::Array(items)) => items.clone(),
                 Some(Bson::Document(_)) => method.args.iter().map(|a| a.value.clone()).collect(),
@@ -84,8 +76,8 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Bson> {
             };
             aggregate(session, coll, &stages, v)
         }
-        n if EXPLAINABLE_WRITES.contains(&n) => write(session, coll, method, v),
-        other => Err(Error::not_supported(format!("explain() of {other}()"))),
+        Some(m) if m.explainable_write() => write(session, coll, method, v),
+        _ => Err(Error::not_supported(format!("explain() of {name}()"))),
     };
     out.map_err(|e| e.at(method.span))
 }

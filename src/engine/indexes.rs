@@ -1,29 +1,18 @@
 //! Index methods: `createIndex`, `createIndexes`, `dropIndex`, `dropIndexes`,
 //! `getIndexes`, `getIndexKeys`, `hideIndex`, `unhideIndex`.
 //! See https://www.mongodb.com/docs/manual/reference/method/js-collection/.
-use super::{Call, Database, Session};
+use super::{Call, Command, Database, Method, Session};
 use crate::error::{Error, Result};
 use crate::storage::index::spec::IndexSpec;
 use crate::storage::Collection;
 use crate::text::shell::type_name;
 use bson::{doc, Bson, Document};
 
-pub const INDEX_METHODS: &[&str] = &[
-    "createIndex",
-    "createIndexes",
-    "dropIndex",
-    "dropIndexes",
-    "getIndexes",
-    "getIndexSpecs",
-    "getIndexKeys",
-    "hideIndex",
-    "unhideIndex",
-];
-
-pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
+pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
+    let (coll, call) = (cmd.collection, cmd.call);
     let ns = Database::namespace(coll);
-    match call.name.as_str() {
-        "createIndex" => {
+    match cmd.method {
+        Method::CreateIndex => {
             call.max_args(3)?;
             let keys = keys_arg(call)?;
             let spec = parse(call, keys)?;
@@ -32,7 +21,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
             crate::budget::check_for(crate::budget::INDEX_KEYS)?;
             Ok(Bson::String(name))
         }
-        "createIndexes" => {
+        Method::CreateIndexes => {
             call.max_args(3)?;
             let Some(Bson::Array(items)) = call.arg(0).map(|a| &a.value) else {
                 return Err(Error::type_mismatch(
@@ -67,14 +56,14 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
             session.db.set_collection(coll, c);
             Ok(Bson::Array(names))
         }
-        "getIndexes" | "getIndexSpecs" | "getIndexKeys" => {
+        Method::GetIndexes | Method::GetIndexSpecs | Method::GetIndexKeys => {
             call.max_args(1)?;
             let c = session.db.collection(coll).ok_or_else(|| ns_missing(&ns))?;
             Ok(Bson::Array(
                 c.indexes()
                     .iter()
                     .map(|i| {
-                        Bson::Document(if call.name == "getIndexKeys" {
+                        Bson::Document(if cmd.method == Method::GetIndexKeys {
                             i.spec.key.clone()
                         } else {
                             i.spec.describe()
@@ -83,7 +72,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
                     .collect(),
             ))
         }
-        "dropIndex" => {
+        Method::DropIndex => {
             call.max_args(1)?;
             if let Some(Bson::String(s)) = call.arg(0).map(|a| &a.value) {
                 if s == "*" {
@@ -102,7 +91,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
             };
             drop_indexes(session, coll, &[target])
         }
-        "dropIndexes" => {
+        Method::DropIndexes => {
             call.max_args(1)?;
             match call.arg(0).map(|a| &a.value) {
                 None | Some(Bson::Null | Bson::Undefined) => drop_all(session, coll),
@@ -117,9 +106,9 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
                 ))),
             }
         }
-        "hideIndex" | "unhideIndex" => {
+        Method::HideIndex | Method::UnhideIndex => {
             call.max_args(1)?;
-            let hidden = call.name == "hideIndex";
+            let hidden = cmd.method == Method::HideIndex;
             let name = resolve(session, coll, call.arg(0).map(|a| &a.value))?;
             let c = session.db.collection_mut(coll);
             let was = c.indexes_mut().set_hidden(&name, hidden)?;
@@ -129,7 +118,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
                 doc! { "hidden_old": was, "hidden_new": hidden, "ok": 1 }
             }))
         }
-        other => Err(Error::not_supported(format!("{other}()"))),
+        other => Err(Error::not_supported(format!("{}()", other.name()))),
     }
 }
 

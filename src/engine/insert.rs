@@ -1,33 +1,35 @@
 //! insertOne, insertMany and the legacy insert().
-use super::{Call, Database, Session};
+use super::{Command, Database, Method, Session};
 use crate::error::{Error, Result};
 use bson::{Bson, Document};
 
-pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
+pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
+    let (coll, call) = (cmd.collection, cmd.call);
     let arg = call.arg(0).ok_or_else(|| {
         Error::bad_value(format!("{}() needs a document", call.name)).at(call.span)
     })?;
-    let (docs, many) = match (call.name.as_str(), &arg.value) {
-        ("insertOne", Bson::Document(d)) => (vec![d.clone()], false),
-        ("insertOne", Bson::Array(_)) => {
+    let (docs, many) = match (cmd.method, &arg.value) {
+        (Method::InsertOne, Bson::Document(d)) => (vec![d.clone()], false),
+        (Method::InsertOne, Bson::Array(_)) => {
             return Err(Error::bad_value(
                 "insertOne() takes one document, not an array: use insertMany() for several",
             )
             .at(arg.span))
         }
-        ("insertMany", Bson::Array(items)) | ("insert", Bson::Array(items)) => {
+        (Method::InsertMany | Method::Insert, Bson::Array(items)) => {
             if items.is_empty() {
                 return Err(empty_batch().at(arg.span));
             }
             (to_documents(items, arg.span)?, true)
         }
-        ("insert", Bson::Document(d)) => (vec![d.clone()], false),
-        ("insertMany", _) => {
+        (Method::Insert, Bson::Document(d)) => (vec![d.clone()], false),
+        (Method::InsertMany, _) => {
             return Err(Error::bad_value("insertMany() needs an array of documents").at(arg.span))
         }
-        (name, other) => {
+        (m, other) => {
             return Err(Error::bad_value(format!(
-                "{name}() needs a document, got {}",
+                "{}() needs a document, got {}",
+                m.name(),
                 crate::text::shell::type_name(other)
             ))
             .at(arg.span))

@@ -4,6 +4,7 @@ mod aggregate;
 mod answer;
 mod call;
 mod coll_options;
+mod command;
 mod explain;
 mod indexes;
 mod insert;
@@ -17,6 +18,7 @@ use crate::storage::DB_NAME;
 pub use crate::storage::{Collection, Database};
 pub use answer::{Answer, View};
 pub use call::{decode_chain, Arg, Call, Chain, Receiver};
+pub use command::{Command, Family, Method};
 
 use crate::context::RunCtx;
 use crate::error::{Error, Result, Span};
@@ -42,32 +44,6 @@ pub struct Session<'a> {
     /// The page's stage-by-stage view of one aggregate (off by default).
     stage_probe: Option<stages_view::StageProbe>,
 }
-
-/// Collection methods, grouped by the module that implements them.
-const READ_METHODS: &[&str] = &[
-    "find",
-    "findOne",
-    "countDocuments",
-    "estimatedDocumentCount",
-    "count",
-    "distinct",
-];
-const WRITE_METHODS: &[&str] = &[
-    "updateOne",
-    "updateMany",
-    "replaceOne",
-    "update",
-    "deleteOne",
-    "deleteMany",
-    "remove",
-    "findOneAndUpdate",
-    "findOneAndReplace",
-    "findOneAndDelete",
-    "findAndModify",
-    "bulkWrite",
-];
-const INSERT_METHODS: &[&str] = &["insertOne", "insertMany", "insert"];
-const OTHER_METHODS: &[&str] = &["aggregate", "drop", "stats", "explain"];
 
 impl<'a> Session<'a> {
     pub fn new(db: &'a mut Database, run: RunCtx) -> Session<'a> {
@@ -282,16 +258,44 @@ impl<'a> Session<'a> {
     }
 
     fn execute(&mut self, chain: &Chain, span: Span) -> Result<Answer> {
-        if let Receiver::Collection(coll) = &chain.receiver {
-            if chain
-                .calls
-                .first()
-                .is_some_and(|c| READ_METHODS.contains(&c.name.as_str()))
-            {
-                return read::run(self, coll, &chain.calls);
-            }
+        if let (Receiver::Collection(coll), Some(first)) = (&chain.receiver, chain.calls.first()) {
+            let Some(cmd) = Command::decode(coll, &chain.calls) else {
+                return Err(unknown_method(&first.name, first.span));
+            };
+            return self.run_command(&cmd);
         }
         self.execute_value(chain, span).map(Answer::Value)
+    }
+
+    /// Run one collection method (with its cursor modifiers).
+    fn run_command(&mut self, cmd: &Command) -> Result<Answer> {
+        let (coll, call) = (cmd.collection, cmd.call);
+        let value = match cmd.method.family() {
+            Family::Read => return read::run(self, cmd),
+            Family::Write => {
+                cmd.no_modifiers()?;
+                write::run(self, cmd)
+            }
+            Family::Insert => {
+                cmd.no_modifiers()?;
+                insert::run(self, cmd)
+            }
+            Family::Explain => explain::run(self, cmd),
+            Family::Index => {
+                cmd.no_modifiers()?;
+                indexes::run(self, cmd).map_err(|e| e.at(call.span))
+            }
+            Family::Aggregate => aggregate::run(self, Some(coll), cmd.calls),
+            Family::Stats => {
+                cmd.no_modifiers()?;
+                stats::collection_stats(self.db, coll).map_err(|e| e.at(call.span))
+            }
+            Family::Drop => {
+                cmd.no_modifiers()?;
+                Ok(Bson::Boolean(self.db.drop_collection(coll)))
+            }
+        };
+        value.map(Answer::Value)
     }
 
     fn execute_value(&mut self, chain: &Chain, span: Span) -> Result<Bson> {
@@ -309,33 +313,7 @@ impl<'a> Session<'a> {
         };
         match &chain.receiver {
             Receiver::Db => self.db_method(first, &chain.calls[1..]),
-            Receiver::Collection(coll) => {
-                let name = first.name.as_str();
-                if READ_METHODS.contains(&name) {
-                    read::run(self, coll, &chain.calls).map(|a| a.into_bson(self.db))
-                } else if WRITE_METHODS.contains(&name) {
-                    no_cursor_methods(&chain.calls)?;
-                    write::run(self, coll, first)
-                } else if INSERT_METHODS.contains(&name) {
-                    no_cursor_methods(&chain.calls)?;
-                    insert::run(self, coll, first)
-                } else if name == "explain" {
-                    explain::run(self, coll, &chain.calls)
-                } else if indexes::INDEX_METHODS.contains(&name) {
-                    no_cursor_methods(&chain.calls)?;
-                    indexes::run(self, coll, first).map_err(|e| e.at(first.span))
-                } else if name == "aggregate" {
-                    aggregate::run(self, Some(coll), &chain.calls)
-                } else if name == "stats" {
-                    no_cursor_methods(&chain.calls)?;
-                    stats::collection_stats(self.db, coll).map_err(|e| e.at(first.span))
-                } else if name == "drop" {
-                    no_cursor_methods(&chain.calls)?;
-                    Ok(Bson::Boolean(self.db.drop_collection(coll)))
-                } else {
-                    Err(unknown_method(name, first.span))
-                }
-            }
+            Receiver::Collection(_) => self.execute(chain, span).map(|a| a.into_bson(self.db)),
         }
     }
 
@@ -527,28 +505,8 @@ fn object_bsonsize_arg(node: &Node) -> Option<&Node> {
     }
 }
 
-/// Write methods return a result document, not a cursor: nothing may follow the first call.
-fn no_cursor_methods(calls: &[Call]) -> Result<()> {
-    match calls.get(1) {
-        Some(c) => Err(Error::bad_value(format!(
-            "{}() cannot be chained here: the previous call does not return a cursor",
-            c.name
-        ))
-        .at(c.span)),
-        None => Ok(()),
-    }
-}
-
 fn unknown_method(name: &str, span: Span) -> Error {
-    let mut all: Vec<&str> = READ_METHODS
-        .iter()
-        .chain(WRITE_METHODS)
-        .chain(INSERT_METHODS)
-        .chain(OTHER_METHODS)
-        .chain(indexes::INDEX_METHODS)
-        .copied()
-        .collect();
-    crate::sorting::sort(&mut all);
+    let all = Method::names_sorted();
     // The README promises CommandNotSupported naming anything unsupported
     // (mongosh would say "is not a function"); the list helps with typos.
     Error::command_not_supported(format!(

@@ -3,7 +3,7 @@
 mod cursor;
 
 use super::explain::CountRun;
-use super::{Answer, Call, Session};
+use super::{Answer, Call, Command, Method, Session};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::index::plan::{Executed, ScanStats};
@@ -15,32 +15,29 @@ use crate::value::OrdBson;
 use bson::{Bson, Document};
 use std::collections::BTreeSet;
 
-pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Answer> {
-    let Some(first) = calls.first() else {
-        return Err(Error::bad_value("no method called"));
-    };
-    let rest = &calls[1..];
+pub fn run(session: &mut Session, cmd: &Command) -> Result<Answer> {
+    let (coll, first, rest) = (cmd.collection, cmd.call, cmd.modifiers);
     let mut counted = None;
     let mut distinct_run = None;
     let mut keep = |(n, run)| {
         counted = Some(run);
         n
     };
-    let result = match first.name.as_str() {
-        "find" => return cursor::find(session, coll, first, rest),
-        "findOne" => cursor::find_one(session, coll, first),
-        "countDocuments" => count_documents(session, coll, first).map(&mut keep),
-        "estimatedDocumentCount" => {
+    let result = match cmd.method {
+        Method::Find => return cursor::find(session, coll, first, rest),
+        Method::FindOne => cursor::find_one(session, coll, first),
+        Method::CountDocuments => count_documents(session, coll, first).map(&mut keep),
+        Method::EstimatedDocumentCount => {
             first.max_args(1)?;
             first.doc_arg(0, "options")?;
             Ok(count(docs_of(session, coll).len()))
         }
-        "count" => legacy_count(session, coll, first).map(&mut keep),
-        "distinct" => distinct(session, coll, first).map(|(values, field, ran)| {
+        Method::Count => legacy_count(session, coll, first).map(&mut keep),
+        Method::Distinct => distinct(session, coll, first).map(|(values, field, ran)| {
             distinct_run = Some((field, ran));
             values
         }),
-        other => Err(Error::not_supported(format!("{other}()")).at(first.span)),
+        other => Err(Error::not_supported(format!("{}()", other.name())).at(first.span)),
     }
     .map_err(|e| e.at(first.span))?;
     if let Some(run) = counted {
@@ -49,7 +46,7 @@ pub fn run(session: &mut Session, coll: &str, calls: &[Call]) -> Result<Answer> 
         session.note_work(|| super::explain::of_distinct(session, coll, first, &field, &ran));
     }
     if let Some(c) = rest.first() {
-        let what = if first.name == "findOne" {
+        let what = if cmd.method == Method::FindOne {
             "a document"
         } else {
             "a value"

@@ -2,7 +2,7 @@
 //! one document (the first in `sort` order), returned before or after the write.
 //! https://www.mongodb.com/docs/manual/reference/method/db.collection.findOneAndUpdate/
 //! https://www.mongodb.com/docs/manual/reference/method/db.collection.findAndModify/
-use super::super::{Call, Session};
+use super::super::{Call, Method, Session};
 use super::exec::{self, Target};
 use super::options::{self, Opts};
 use super::update::check_update_argument;
@@ -14,21 +14,22 @@ use crate::query::Filter;
 use crate::update::Update;
 use bson::{Bson, Document};
 
-pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
-    match call.name.as_str() {
-        "findAndModify" => find_and_modify(session, coll, call),
-        "findOneAndDelete" => {
+pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<Bson> {
+    match m {
+        Method::FindAndModify => find_and_modify(session, coll, call),
+        Method::FindOneAndDelete => {
             call.max_args(2)?;
             let filter = options::required_doc(call, 0, "findOneAndDelete", "filter")?;
             let opts = options::parse(call.doc_arg(1, "options")?, &session.run)
                 .map_err(|e| e.at(call.span))?;
             delete_one(session, coll, filter, &opts).map_err(|e| e.at(call.span))
         }
-        name => {
+        m => {
+            let name = m.name();
             call.max_args(3)?;
             let filter = options::required_doc(call, 0, name, "filter")?;
             let update = options::required(call, 1, name)?;
-            check_update_argument(name == "findOneAndReplace", &update.value)
+            check_update_argument(m == Method::FindOneAndReplace, &update.value)
                 .map_err(|e| e.at(update.span))?;
             let opts = options::parse(call.doc_arg(2, "options")?, &session.run)
                 .map_err(|e| e.at(call.span))?;

@@ -7,18 +7,24 @@ mod find_modify;
 mod options;
 mod update;
 
-use super::{Call, Session};
+use super::{Command, Method, Session};
 use crate::error::{Error, Result};
 use bson::Bson;
 
-pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
-    match call.name.as_str() {
-        "updateOne" | "updateMany" | "replaceOne" | "update" => update::run(session, coll, call),
-        "deleteOne" | "deleteMany" | "remove" => delete::run(session, coll, call),
-        "findOneAndUpdate" | "findOneAndReplace" | "findOneAndDelete" | "findAndModify" => {
-            find_modify::run(session, coll, call)
+pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
+    let (coll, call) = (cmd.collection, cmd.call);
+    match cmd.method {
+        Method::UpdateOne | Method::UpdateMany | Method::ReplaceOne | Method::Update => {
+            update::run(session, coll, call, cmd.method)
         }
-        "bulkWrite" => bulk::run(session, coll, call),
-        _ => Err(Error::not_supported(format!("{}()", call.name)).at(call.span)),
+        Method::DeleteOne | Method::DeleteMany | Method::Remove => {
+            delete::run(session, coll, call, cmd.method)
+        }
+        Method::FindOneAndUpdate
+        | Method::FindOneAndReplace
+        | Method::FindOneAndDelete
+        | Method::FindAndModify => find_modify::run(session, coll, call, cmd.method),
+        Method::BulkWrite => bulk::run(session, coll, call),
+        other => Err(Error::not_supported(format!("{}()", other.name())).at(call.span)),
     }
 }

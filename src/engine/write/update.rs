@@ -1,7 +1,7 @@
 //! updateOne, updateMany, replaceOne and the legacy update().
 //! https://www.mongodb.com/docs/manual/reference/method/db.collection.updateOne/
 //! https://www.mongodb.com/docs/manual/reference/method/db.collection.replaceOne/
-use super::super::{Call, Session};
+use super::super::{Call, Method, Session};
 use super::exec::{self, Target};
 use super::options::{self, forbids_operators, has_atomic_operators, requires_operators};
 use crate::error::{Error, Result};
@@ -10,21 +10,21 @@ use crate::query::Filter;
 use crate::update::Update;
 use bson::Bson;
 
-pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
-    let method = call.name.as_str();
+pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<Bson> {
+    let method = m.name();
     call.max_args(3)?;
     let filter_doc = options::required_doc(call, 0, method, "filter")?;
     let update_arg = options::required(call, 1, method)?;
     // mongosh spreads the legacy update()'s options: a boolean there (the old
     // shell's `upsert` argument) gives no options at all.
     let opts_doc = match call.arg(2).map(|a| &a.value) {
-        Some(v) if method == "update" && !matches!(v, Bson::Document(_)) => None,
+        Some(v) if m == Method::Update && !matches!(v, Bson::Document(_)) => None,
         _ => call.doc_arg(2, "options")?,
     };
     let opts = options::parse(opts_doc, &session.run).map_err(|e| e.at(call.span))?;
-    check_update_argument(method == "replaceOne", &update_arg.value)
+    check_update_argument(m == Method::ReplaceOne, &update_arg.value)
         .map_err(|e| e.at(update_arg.span))?;
-    let multi = method == "updateMany" || (method == "update" && opts.multi);
+    let multi = m == Method::UpdateMany || (m == Method::Update && opts.multi);
     let ctx = opts.compile_ctx();
     let filter_span = call.arg(0).map_or(call.span, |a| a.span);
     let filter = Filter::compile(filter_doc, &ctx).map_err(|e| e.at(filter_span))?;

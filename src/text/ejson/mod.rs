@@ -122,22 +122,10 @@ pub fn write_doc(out: &mut String, doc: &Document) {
     out.push('}');
 }
 
-/// Append documents as a JSON array.
-pub fn write_docs(out: &mut String, docs: &[Document]) {
+/// Append documents (stored or borrowed ones) as one JSON array.
+pub fn write_docs<'a>(out: &mut String, docs: impl IntoIterator<Item = &'a Document>) {
     out.push('[');
-    for (i, d) in docs.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_doc(out, d);
-    }
-    out.push(']');
-}
-
-/// Append borrowed documents as one array, without copying them into one.
-pub fn write_doc_refs(out: &mut String, docs: &[&Document]) {
-    out.push('[');
-    for (i, d) in docs.iter().enumerate() {
+    for (i, d) in docs.into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
