@@ -196,12 +196,17 @@ fn the_bucket_hint_experiment_passes() {
 /// Every key the checker can say has a sentence on the page.
 #[test]
 fn every_feedback_key_has_a_sentence() {
-    let page = read("tutorials.js");
-    for key in feedback::KEYS {
-        assert!(
-            page.contains(&format!("    {key}: '")),
-            "{key} has no sentence in tutorials.js"
-        );
+    // The sentences live in the page's message catalogues, one per language.
+    let www = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/i18n");
+    for lang in ["en", "pt-BR", "ja", "ko", "de"] {
+        let catalogue =
+            std::fs::read_to_string(www.join(format!("{lang}.json"))).expect("catalogue");
+        for key in feedback::KEYS {
+            assert!(
+                catalogue.contains(&format!("\"tutorial.feedback.{key}\":")),
+                "{key} has no sentence in www/i18n/{lang}.json"
+            );
+        }
     }
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/tutorial");
     for file in ["check/mod.rs", "check/compare.rs", "feedback.rs"] {
