@@ -290,3 +290,19 @@ fn invalid_utf8_and_redeclared_consts_are_reported() {
     let o = mqlplay(&["run", "-"], "var a = 1\nvar a = 2\na");
     assert_eq!(stdout(&o), "2\n");
 }
+
+#[test]
+fn link_carries_a_language_and_refuses_others() {
+    let o = mqlplay(&["link", "--lang", "ja", "-"], "db.c.find()");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let state = mqlplay::link::decode(stdout(&o).trim()).expect("a link");
+    assert_eq!(state.lang.as_deref(), Some("ja"));
+    let back = mqlplay(
+        &["run", "--link", stdout(&o).trim(), "--format", "relaxed"],
+        "",
+    );
+    assert_eq!(back.status.code(), Some(0), "{}", stderr(&back));
+    let o = mqlplay(&["link", "--lang", "fr", "-"], "db.c.find()");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--lang"), "{}", stderr(&o));
+}

@@ -15,7 +15,7 @@ const USAGE: &str = "usage:
   mqlplay run --link URL|-|@FILE [--format shell|relaxed|canonical] [--timeout SECONDS]
               [--max-memory MIB]
   mqlplay fmt FILE|-
-  mqlplay link [--db FILE] [--now ISODATE] [--seed N] [--view shell|tree|ejson] [--base URL] SCRIPT_FILE|-";
+  mqlplay link [--db FILE] [--now ISODATE] [--seed N] [--view shell|tree|ejson] [--lang en|pt-BR|ja|ko|de] [--base URL] SCRIPT_FILE|-";
 
 /// Where `mqlplay link` points by default: `./build.sh serve`.
 const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
@@ -360,13 +360,19 @@ fn link(args: &[String]) -> ExitCode {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--db" | "--now" | "--seed" | "--view" | "--base" => {
+            "--db" | "--now" | "--seed" | "--view" | "--lang" | "--base" => {
                 let Some(v) = it.next() else {
                     return usage(&format!("{a} needs a value"));
                 };
                 match a.as_str() {
                     "--db" => db_file = Some(v.clone()),
                     "--view" => state.view = v.clone(),
+                    "--lang" if ["en", "pt-BR", "ja", "ko", "de"].contains(&v.as_str()) => {
+                        state.lang = Some(v.clone())
+                    }
+                    "--lang" => {
+                        return usage(&format!("--lang is one of en, pt-BR, ja, ko, de; got {v}"))
+                    }
                     "--base" => base = v.clone(),
                     "--now" => match bson::DateTime::parse_rfc3339_str(v) {
                         Ok(d) => now = Some(d),

@@ -278,9 +278,8 @@ function linkState() {
   const s = { db: state.db, script: state.script, now: state.now, seed: state.seed, view: state.view };
   if (state.tutorial) s.tutorial = state.tutorial;
   if (state.step != null) s.step = state.step;
-  // The sharer's language, the opener's default. English, the page's fallback, is left out:
-  // such links stay byte for byte those of older pages and of `mqlplay link`.
-  if (language() !== 'en') s.lang = language();
+  // The sharer's language, the opener's default (`mqlplay link --lang` writes the same).
+  s.lang = language();
   return s;
 }
 

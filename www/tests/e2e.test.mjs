@@ -224,7 +224,7 @@ test('share, then open the link: identical editors and result', async () => {
     writeFileSync(join(dir, 'db.js'), db);
     writeFileSync(join(dir, 'script.js'), script);
     const cliLink = execFileSync(CLI, ['link', '--db', join(dir, 'db.js'), '--now', now, '--seed', '7',
-      '--base', `${origin}/`, join(dir, 'script.js')], { encoding: 'utf8' }).trim();
+      '--lang', 'en', '--base', `${origin}/`, join(dir, 'script.js')], { encoding: 'utf8' }).trim();
     assert.equal(cliLink, url);
     // The exit status is 1 when the script stops on an error; stdout still has the results before it.
     const printed = spawnSync(CLI, ['run', '--link', url], { encoding: 'utf8' }).stdout;
@@ -268,7 +268,7 @@ test('a link longer than 8 KB is shared with a warning', async () => {
   assert.ok(url.length > 8000, String(url.length));
   // Any raw-deflate reader opens the page's links: the state round-trips.
   const decoded = JSON.parse(inflateRawSync(Buffer.from(url.split('#v1')[1], 'base64url')).toString());
-  assert.deepEqual(decoded, state);
+  assert.deepEqual(decoded, { ...state, lang: 'en' }, 'the state, and the sharer\'s language');
   await page.close();
 });
 
