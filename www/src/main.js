@@ -274,8 +274,14 @@ async function formatBoth() {
 
 // ---- links -------------------------------------------------------------------
 
+/** Text a link can carry: a lone UTF-16 surrogate (pasted broken text) becomes U+FFFD. */
+const wellFormed = (text) => (typeof text.toWellFormed === 'function' ? text.toWellFormed()
+  : text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+
 function linkState() {
-  const s = { db: state.db, script: state.script, now: state.now, seed: state.seed, view: state.view };
+  const s = {
+    db: wellFormed(state.db), script: wellFormed(state.script), now: state.now, seed: state.seed, view: state.view,
+  };
   if (state.tutorial) s.tutorial = state.tutorial;
   if (state.step != null) s.step = state.step;
   // The sharer's language, the opener's default (`mqlplay link --lang` writes the same).

@@ -253,6 +253,28 @@ test('a broken link says so and leaves the editors as they were', async () => {
   await broken.close();
 });
 
+test('a lone surrogate in an editor does not stop Share', async () => {
+  // A browser profile of its own: the typed work it autosaves must not meet the next tests' links.
+  const own = await launch(chromium, 'mqlplay-lone-', { viewport: { width: 1440, height: 860 } });
+  try {
+    const page = await own.context.newPage();
+    await page.goto(`${origin}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    // Pasted broken text: put a lone surrogate into the Query editor through CodeMirror itself.
+    await page.evaluate(() => {
+      const view = document.querySelector('#query-editor .cm-content').cmTile.root.view;
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: 'db.c.find({ a: "x\uD800y" })' } });
+    });
+    await page.click('#share');
+    await page.waitForSelector('#share-dialog[open]', { timeout: 10_000 });
+    const url = await page.inputValue('#share-url');
+    const decoded = JSON.parse(inflateRawSync(Buffer.from(url.split('#v1')[1], 'base64url')).toString());
+    assert.equal(decoded.script, 'db.c.find({ a: "x\uFFFDy" })');
+  } finally {
+    await own.close();
+  }
+});
+
 test('a link longer than 8 KB is shared with a warning', async () => {
   const page = await newPage();
   // Incompressible text (a comment) makes a long link.
