@@ -173,16 +173,7 @@ fn write_collections<'a>(
     out: &mut String,
     collections: impl Iterator<Item = (&'a str, &'a Collection)>,
 ) {
-    out.push('{');
-    for (i, (name, coll)) in collections.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_str(out, name);
-        out.push(':');
-        write_docs(out, coll.docs());
-    }
-    out.push('}');
+    write_by_name(out, collections, |out, coll| write_docs(out, coll.docs()));
 }
 
 /// `{"<name>": ["<document printed by mongosh>", ...], ...}`.
@@ -190,13 +181,8 @@ fn write_collections_shell<'a>(
     out: &mut String,
     collections: impl Iterator<Item = (&'a str, &'a Collection)>,
 ) {
-    out.push('{');
-    for (i, (name, coll)) in collections.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_str(out, name);
-        out.push_str(":[");
+    write_by_name(out, collections, |out, coll| {
+        out.push('[');
         for (j, d) in coll.docs().iter().enumerate() {
             if j > 0 {
                 out.push(',');
@@ -204,6 +190,23 @@ fn write_collections_shell<'a>(
             write_str(out, &shell::print_doc(d));
         }
         out.push(']');
+    });
+}
+
+/// `{"<name>": <each collection as write_one writes it>, ...}`.
+fn write_by_name<'a>(
+    out: &mut String,
+    collections: impl Iterator<Item = (&'a str, &'a Collection)>,
+    write_one: impl Fn(&mut String, &Collection),
+) {
+    out.push('{');
+    for (i, (name, coll)) in collections.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(out, name);
+        out.push(':');
+        write_one(out, coll);
     }
     out.push('}');
 }
