@@ -92,6 +92,62 @@ pub fn stages_page(
     })
 }
 
+/// The page's Copy and Download: the script run again and its `index`-th
+/// result written in `form` (`array`, `value`, `shell`; see `page::export`).
+#[wasm_bindgen]
+pub fn export_result(
+    db: &str,
+    script: &str,
+    now_millis: f64,
+    seed: f64,
+    index: u32,
+    form: &str,
+) -> String {
+    export(
+        db,
+        script,
+        now_millis,
+        seed,
+        page::export::Target::Result(index as usize),
+        form,
+    )
+}
+
+/// [`export_result`] for a collection as the run left it.
+#[wasm_bindgen]
+pub fn export_collection(
+    db: &str,
+    script: &str,
+    now_millis: f64,
+    seed: f64,
+    name: &str,
+    form: &str,
+) -> String {
+    export(
+        db,
+        script,
+        now_millis,
+        seed,
+        page::export::Target::Collection(name),
+        form,
+    )
+}
+
+fn export(
+    db: &str,
+    script: &str,
+    now_millis: f64,
+    seed: f64,
+    target: page::export::Target,
+    form: &str,
+) -> String {
+    let run = ctx(now_millis, seed);
+    let form = page::export::Form::parse(form).unwrap_or(page::export::Form::Array);
+    CACHE.with(|cache| {
+        page::export::export_json(&mut cache.borrow_mut(), db, script, &run, target, form)
+    })
+}
+
 /// Format a script or configuration: `{text}` or `{error}`.
 #[wasm_bindgen]
 pub fn format(text: &str) -> Result<JsValue, JsError> {

@@ -133,15 +133,7 @@ impl Pipeline {
         for (i, stage) in stages.iter().enumerate() {
             let (name, spec) = stage_parts(stage)?;
             let last = i + 1 == stages.len();
-            let compiled = compile_stage(name, spec, ctx, place, i == 0, last)?;
-            if place == Place::Update
-                && !matches!(compiled, Stage::Project(_) | Stage::ReplaceRoot(_))
-            {
-                return Err(Error::invalid_options(format!(
-                    "{name} is not allowed to be used within an update"
-                )));
-            }
-            out.push(compiled);
+            out.push(compile_placed(name, spec, ctx, place, i == 0, last)?);
         }
         Ok(Pipeline { stages: out })
     }
@@ -274,7 +266,26 @@ pub(crate) fn compile_one(
         return Err(Error::bad_value("no such stage"));
     };
     let (name, spec) = stage_parts(stage)?;
-    compile_stage(name, spec, ctx, place, i == 0, i + 1 == stages.len())
+    compile_placed(name, spec, ctx, place, i == 0, i + 1 == stages.len())
+}
+
+/// A stage compiled for `place`; an update takes only `$addFields`/`$set`,
+/// `$project`/`$unset`, `$replaceRoot`/`$replaceWith`.
+fn compile_placed(
+    name: &str,
+    spec: &Bson,
+    ctx: &CompileCtx,
+    place: Place,
+    first: bool,
+    last: bool,
+) -> Result<Stage> {
+    let compiled = compile_stage(name, spec, ctx, place, first, last)?;
+    if place == Place::Update && !matches!(compiled, Stage::Project(_) | Stage::ReplaceRoot(_)) {
+        return Err(Error::invalid_options(format!(
+            "{name} is not allowed to be used within an update"
+        )));
+    }
+    Ok(compiled)
 }
 
 /// What a pipeline reads.

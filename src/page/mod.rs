@@ -1,5 +1,6 @@
 //! The page's run output as one relaxed-Extended-JSON text (the worker hands it to
-//! `JSON.parse`): `{results, collections, error?, shell, work, collectionsShell, initial, initialShell}`.
+//! `JSON.parse`): `{results, collections, names, error?, shell, work, collectionsShell, initial,
+//! initialShell}` (`names`: every collection after the run).
 //! The loaded configuration is kept between runs while its text (and seed, and the
 //! instant when the text can read it) is unchanged: each run starts from a copy,
 //! which shares the collections until the script writes one (see `storage`).
@@ -112,6 +113,15 @@ pub fn run_json(
         &mut out,
         finals.filter(|(name, _)| which == Collections::All || changed.contains(name)),
     );
+    // Every collection after the run, for the page's Copy and Download (see `export`).
+    out.push_str(",\"names\":[");
+    for (i, (name, _)) in end.iter().flat_map(|db| db.collections()).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(&mut out, name);
+    }
+    out.push(']');
     if let Some(e) = &error {
         out.push_str(",\"error\":");
         let mut json = crate::error_json(e, db_text, script);
@@ -258,6 +268,7 @@ pub fn run_once(db_text: &str, script: &str, run: &RunCtx) -> String {
     )
 }
 
+pub mod export;
 pub mod stages;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

@@ -14,6 +14,15 @@ fn tree_output(db: &str, script: &str, run: &RunCtx) -> serde_json::Value {
     let shell: Vec<serde_json::Value> =
         out.results.iter().map(|r| shell::print(r).into()).collect();
     obj.insert("shell".into(), shell.into());
+    // A failed load has no collections to name.
+    let loaded = crate::load_database(db, run).is_ok();
+    let names: Vec<serde_json::Value> = out
+        .collections
+        .iter()
+        .filter(|_| loaded)
+        .map(|(n, _)| n.clone().into())
+        .collect();
+    obj.insert("names".into(), names.into());
     let mut work = String::new();
     write_work(&mut work, &out.work);
     obj.insert("work".into(), parsed(&work));

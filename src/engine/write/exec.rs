@@ -294,3 +294,32 @@ pub fn update_result(w: &Written) -> Bson {
 pub fn count(n: usize) -> Bson {
     super::super::read::count(n)
 }
+
+/// A pipeline update under the page's Stages view: when the probe asks for
+/// this pipeline, it reports each stage over the documents the update
+/// matches (before it writes) and the update runs the stages left on.
+/// Any other update is returned as it is.
+pub fn probed_update<'u>(
+    probe: &mut Option<super::super::stages_view::StageProbe>,
+    db: &Database,
+    coll: &str,
+    t: &Target,
+    update: &'u Bson,
+    ctx: &crate::expr::CompileCtx,
+    scope: &Scope,
+) -> Result<std::borrow::Cow<'u, Bson>> {
+    let (Bson::Array(stages), Some(_)) = (update, &probe) else {
+        return Ok(std::borrow::Cow::Borrowed(update));
+    };
+    let docs = db.collection(coll).map(|c| c.docs()).unwrap_or(&[]);
+    let matched: Vec<&Document> = find_targets(docs, t, scope)?
+        .into_iter()
+        .filter_map(|(i, _)| docs.get(i))
+        .collect();
+    Ok(
+        match super::super::stages_view::probe_update(probe, matched, stages, db, ctx, scope) {
+            Some(on) => std::borrow::Cow::Owned(Bson::Array(on)),
+            None => std::borrow::Cow::Borrowed(update),
+        },
+    )
+}
