@@ -40,12 +40,23 @@ export const app = {
 // ---- state -----------------------------------------------------------------
 
 let saveTimer = 0;
+let dirty = false; // changed since the last save
+let slotTaken = false; // another tab wrote this tab's slot with other text (watchOtherTabs)
 function save() {
+  dirty = true;
   clearTimeout(saveTimer);
   saveTimer = setTimeout(saveNow, 300);
 }
 function saveNow() {
   clearTimeout(saveTimer);
+  if (slotTaken) {
+    if (!dirty) return; // nothing of ours to save: the other tab's text stays
+    // Ours goes to a copy of its own rather than over the other tab's.
+    slotTaken = false;
+    useCopy();
+    showCopyNote('moved');
+  }
+  dirty = false;
   if (!saveState()) status(t('status.autosaveSkipped'));
 }
 
@@ -382,17 +393,14 @@ function showCopyNote(why) {
 }
 
 // Another tab wrote the slot this tab saves to (it replaced the saved work
-// with a link, or works on it too): this tab moves its own text to a copy
-// rather than overwrite the other's on its next save.
+// with a link, or works on it too): this tab's next save moves its own text
+// to a copy rather than overwrite the other's (see saveNow).
 function watchOtherTabs() {
   window.addEventListener('storage', (e) => {
     if (e.key !== slotKey() || e.newValue == null) return;
     let theirs = null;
     try { theirs = JSON.parse(e.newValue); } catch { /* unreadable: treat as different */ }
-    if (theirs && !differs(state, theirs)) return;
-    useCopy();
-    saveNow();
-    showCopyNote('moved');
+    slotTaken = !theirs || differs(state, theirs);
   });
 }
 

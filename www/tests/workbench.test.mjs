@@ -1,6 +1,7 @@
 // Browser tests of the aggregation workbench and the result views (issue 26):
-// plain messages, nothing stale, field-level diffs, stage by stage, run at the
-// cursor, copy and download, links over autosaved work. Same setup as
+// plain messages, nothing stale, field-level diffs, stage by stage ($facet,
+// $lookup sub-pipelines, pipeline updates), run at the cursor, exact copy and
+// download, links over autosaved work and links opened beside it. Same setup as
 // e2e.test.mjs; screenshots go to tests/artifacts/ (workbench-*.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -347,6 +348,12 @@ test('copy and download exactly: canonical Extended JSON or shell form, every co
   assert.match(shell, /n: Long\('9007199254740993'\)/);
   assert.match(shell, /d: Decimal128\('0\.10'\)/);
   assert.match(shell, /b: Binary\.createFromBase64\('AAECAw==', 4\)/);
+  await page.locator('#result .all-collections').scrollIntoViewIfNeeded();
+  await shot(page, 'copy-download');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#result .all-collections').scrollIntoViewIfNeeded();
+  await shot(page, 'copy-download-phone');
+  await page.setViewportSize({ width: 1366, height: 768 });
   // The shell form reads back to the same documents: run it as a Database text.
   await replaceText(page, 'db-editor', `db = { back: ${shell} }`);
   await replaceText(page, 'query-editor', 'db.back.find()');
@@ -355,11 +362,6 @@ test('copy and download exactly: canonical Extended JSON or shell form, every co
   await waitRuns(page, n + 1);
   const back = await downloaded(page, '#result .all-collection[data-collection="back"] .result-tool:has-text("Download")');
   assert.equal(back.text, trades.text);
-  await page.locator('#result .all-collections').scrollIntoViewIfNeeded();
-  await shot(page, 'copy-download');
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.locator('#result .all-collections').scrollIntoViewIfNeeded();
-  await shot(page, 'copy-download-phone');
   await page.close();
 });
 
@@ -434,16 +436,20 @@ test('open beside: a link in another tab works on its own copy; neither tab over
   await theirs.setViewportSize({ width: 390, height: 844 });
   await shot(theirs, 'link-beside-phone');
   await theirs.setViewportSize({ width: 1366, height: 768 });
-  // Making the copy the saved work: the other tab, which was on it, moves its text to a copy.
+  // Making the copy the saved work: the other tab, which was on it, saves its next edit to a copy.
   await theirs.click('#copy-adopt');
   await theirs.waitForFunction(() => !document.getElementById('copy-note'));
   assert.equal((await savedWork(theirs)).script, 'db.theirs.find().limit(1)');
-  await mine.waitForSelector('#copy-note[data-why="moved"]');
-  assert.match(await mine.textContent('#copy-note'), /Another tab changed the saved work/);
   await mine.click('#query-editor .cm-content');
   await mine.keyboard.press('ControlOrMeta+End');
   await mine.keyboard.insertText(';');
+  await mine.waitForSelector('#copy-note[data-why="moved"]');
+  assert.match(await mine.textContent('#copy-note'), /Another tab changed the saved work/);
   assert.equal((await savedWork(mine)).script, 'db.theirs.find().limit(1)', 'the moved tab saves to its copy');
+  assert.equal(await editorText(mine, 'query-editor'), 'db.mine.find().limit(2);');
+  // Its copy holds its text: a reload of that tab finds it.
+  await mine.reload();
+  await mine.waitForSelector('body[data-ready="true"]');
   assert.equal(await editorText(mine, 'query-editor'), 'db.mine.find().limit(2);');
   await mine.close();
   await theirs.close();
