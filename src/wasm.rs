@@ -23,8 +23,8 @@ fn ctx(now_millis: f64, seed: f64) -> RunCtx {
 
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run
 /// reproducible (the page stores them in its state). Returns
-/// `{results, collections, error?, shell, work, collectionsShell, initial, initialShell}` with relaxed
-/// Extended JSON values: `collections` holds every collection's final documents,
+/// `{results, collections, names, error?, shell, work, collectionsShell, initial, initialShell}` with
+/// relaxed Extended JSON values: `collections` holds every collection's final documents (`names`: their names),
 /// `shell` each result printed in mongosh's format, `work` what each read did
 /// (see `page::write_work`); for each collection the script
 /// changed (created, modified or dropped), `collectionsShell` holds its final

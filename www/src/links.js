@@ -4,6 +4,7 @@
 // shares it) until the first edit. A tab on a copy says so, with a way to
 // make the copy the saved work or to open the saved work in a new tab.
 import { t } from './i18n.js';
+import { el } from './results.js';
 
 /** Every text this module puts on the page. */
 export const TEXT = {
@@ -101,11 +102,8 @@ export function copyNote(why, onAdopt) {
   const text = document.createElement('span');
   text.className = 'copy-note-text';
   text.textContent = why === 'moved' ? TEXT.movedNote : TEXT.copyNote;
-  const open = document.createElement('a');
-  open.href = location.pathname + location.search;
-  open.target = '_blank';
-  open.rel = 'noopener';
-  open.textContent = TEXT.openSaved;
+  // This page without a link: a new tab (no session copied) opens the saved work.
+  const open = el('a', { href: location.pathname + location.search, target: '_blank', rel: 'noopener', text: TEXT.openSaved });
   const adopt = document.createElement('button');
   adopt.type = 'button';
   adopt.id = 'copy-adopt';
