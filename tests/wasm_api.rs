@@ -74,6 +74,20 @@ fn run_page_sends_only_changed_collections() {
     );
 }
 
+#[wasm_bindgen_test]
+fn exports_are_canonical_and_name_every_collection() {
+    let db = "db = { a: [{_id: 1, n: NumberLong(5)}], b: [{_id: 2}] }";
+    let text = mqlplay::wasm::run_page(db, "db.b.find()", 0.0, 0.0);
+    assert!(text.contains(r#""names":["a","b"]"#), "{text}");
+    let a = mqlplay::wasm::export_collection(db, "db.b.find()", 0.0, 0.0, "a", "array");
+    assert_eq!(
+        a,
+        r#"{"text":"[\n  {\"_id\":{\"$numberInt\":\"1\"},\"n\":{\"$numberLong\":\"5\"}}\n]\n"}"#
+    );
+    let r = mqlplay::wasm::export_result(db, "db.a.find()", 0.0, 0.0, 0, "shell");
+    assert_eq!(r, r#"{"text":"[ { _id: 1, n: Long('5') } ]"}"#);
+}
+
 /// Nesting far past the limits answers with an error on wasm's own 1 MiB
 /// stack (no trap): calls, indexes, constructors, brackets, long paths.
 /// Optimised builds only, as the page's wasm is: an unoptimised build's

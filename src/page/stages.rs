@@ -246,6 +246,29 @@ db.u.aggregate([{$lookup: {from: 't', localField: 'k', foreignField: 'k', as: 'h
     }
 
     #[test]
+    fn nested_lookups_are_shown_two_levels_deep() {
+        // Each level's sub-pipeline runs per shown input: a third level only runs.
+        let inner = |as_field: &str, sub: &str| {
+            format!("{{$lookup: {{from: 't', as: '{as_field}', pipeline: [{sub}{{$limit: 1}}]}}}}")
+        };
+        let three = inner(
+            "a",
+            &format!("{}, ", inner("b", &format!("{}, ", inner("c", "")))),
+        );
+        let v = stages(&format!("db.t.aggregate([{three}])"), 0, vec![]);
+        let level1 = &v["stages"][0]["lookups"][0]["stages"];
+        assert_eq!(level1[0]["name"], "$lookup");
+        let level2 = &level1[0]["lookups"][0]["stages"];
+        assert_eq!(level2[0]["name"], "$lookup");
+        assert_eq!(level2[0]["count"], 3);
+        assert_eq!(level2[0]["lookups"], serde_json::json!([]), "not expanded");
+        assert_eq!(
+            v["stages"][0]["docs"][0]["a"][0]["b"][0]["c"][0]["_id"], 1,
+            "but run: {v}"
+        );
+    }
+
+    #[test]
     fn pipeline_updates_show_each_stage_over_the_matched_documents() {
         let script =
             "db.t.updateMany({k: 'a'}, [{$set: {m: {$multiply: ['$n', 10]}}}, {$unset: 'k'}])
