@@ -1,7 +1,8 @@
 // Editor assistance in the page's language (src/assist.js, i18n/assist/<lang>.json):
 // in Japanese and German the hover card of an operator and the completion list show
 // the catalogue's kind labels, summaries and method descriptions, not the engine's
-// English. Screenshots at 1366×768 and 390×844 go to tests/artifacts/assist-i18n-*.png.
+// English; a template's comments and the help's key names follow the language too.
+// Screenshots at 1366×768 and 390×844 go to tests/artifacts/assist-i18n-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -131,3 +132,24 @@ test('English shows the engine\'s own words and fetches no assist catalogue', as
   assert.deepEqual(fetched, []);
   await page.close();
 });
+
+for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+  test(`de (${name}): a template's comments and the help's key names are German`, async () => {
+    const page = await openPage('de', viewport);
+    const cat = JSON.parse(readFileSync(join(www, 'i18n', 'de.json'), 'utf8'));
+    await page.click('#templates');
+    await page.click('[data-template="window"]');
+    const script = await page.evaluate(() => [...document.querySelectorAll('#query-editor .cm-line')].map((l) => l.textContent).join('\n'));
+    assert.ok(script.includes(`// ${cat['template.window.script.2']}`), script);
+    assert.ok(script.includes('partitionBy: "$ticker",'), 'the code is unchanged');
+    assert.ok(!script.includes('one window per ticker'), 'no English comment');
+    await page.screenshot({ path: join(artifacts, `assist-i18n-de-template-${name}.png`) });
+    await page.click('#help');
+    const keys = await page.$$eval('#help-dialog kbd', (els) => els.map((e) => e.textContent));
+    assert.ok(keys.includes('Strg') && keys.includes('Umschalt'), keys.join(' '));
+    assert.ok(!keys.includes('Ctrl') && !keys.includes('Shift'), keys.join(' '));
+    await page.locator('#help-dialog kbd', { hasText: 'Umschalt' }).first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, `assist-i18n-de-help-${name}.png`) });
+    await page.close();
+  });
+}
