@@ -316,9 +316,8 @@ async function share() {
 async function openLink(fragment, ask = false) {
   const r = await decodeLink(fragment);
   if (r.error) {
-    // The engine's reason stays as it is written; the page's framing is translated.
-    const why = `${r.error[0].toUpperCase()}${r.error.slice(1)}`;
-    banner(t('link.broken', { error: `${why}${/[.?!]$/.test(why) ? '' : '.'}` }));
+    // The engine names its reason (`link.why.<reason>`); its English is the fallback.
+    banner(r.reason ? t('link.broken', { error: t(`link.why.${r.reason}`, r.params) }) : r.error);
     return false;
   }
   const s = r.state;

@@ -1,7 +1,8 @@
-// Editor assistance in the page's language (src/assist.js, i18n/assist/<lang>.json):
-// in Japanese and German the hover card of an operator and the completion list show
-// the catalogue's kind labels, summaries and method descriptions, not the engine's
-// English; a template's comments and the help's key names follow the language too.
+// What the page shows from the engine and its templates, in the reader's language.
+// Editor assistance (src/assist.js, i18n/assist/<lang>.json): in Japanese and German
+// the hover card of an operator and the completion list show the catalogue's kind
+// labels, summaries and method descriptions, not the engine's English. A template's
+// comments, the help's key names and a broken link's reason follow the language too.
 // Screenshots at 1366×768 and 390×844 go to tests/artifacts/assist-i18n-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -153,3 +154,26 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     await page.close();
   });
 }
+
+test('a broken link\'s reason is in the page\'s language; English keeps the engine\'s words', async () => {
+  const cat = (l) => JSON.parse(readFileSync(join(www, 'i18n', `${l}.json`), 'utf8'));
+  for (const [lang, viewport] of [['de', VIEWPORTS.laptop], ['ja', VIEWPORTS.phone], ['en', VIEWPORTS.laptop]]) {
+    const page = await browser.context.newPage();
+    await page.setViewportSize(viewport);
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    await page.addInitScript(() => localStorage.clear());
+    await page.goto(`${site.origin}/?lang=${lang}#v1!!!`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const banner = page.locator('#banner-text');
+    await banner.waitFor();
+    const why = cat(lang)['link.why.notLinkCharacters'];
+    assert.equal(await banner.textContent(), cat(lang)['link.broken'].replace('{error}', why));
+    if (lang === 'en') {
+      assert.match(await banner.textContent(), /^This share link cannot be opened: some of its characters are not part of a link; was it cut short or changed when copied\? /);
+    } else {
+      assert.ok(!/cannot be opened|characters/.test(await banner.textContent()), 'no English');
+    }
+    await page.screenshot({ path: join(artifacts, `assist-i18n-${lang}-broken-link.png`) });
+    await page.close();
+  }
+});
