@@ -1,6 +1,7 @@
 //! Query filters: compiled once from a filter document into a matcher tree,
 //! then matched against documents by borrowing them. Also the shared sort
 //! specification and the upsert seed.
+mod conjuncts;
 mod filter;
 mod matcher;
 mod ops;
@@ -10,6 +11,7 @@ pub(crate) mod upsert;
 use crate::error::Result;
 use crate::expr::{CompileCtx, Scope};
 use bson::{Bson, Document};
+pub use conjuncts::{regex_value, Cond, Conjuncts, PathCond};
 use filter::{Level, Parser};
 use matcher::{Node, Root};
 
@@ -17,17 +19,23 @@ use matcher::{Node, Root};
 #[derive(Clone, Debug)]
 pub struct Filter {
     root: Node,
-    /// The filter's equality conditions, in order, for upserts.
-    equalities: Vec<(String, Bson)>,
+    /// Its top level as the parser saw it: for the planner and upserts.
+    conjuncts: Conjuncts,
 }
 
 impl Filter {
     pub fn compile(filter: &Document, ctx: &CompileCtx) -> Result<Filter> {
-        let root = Parser { ctx }.parse_doc(filter, Level::Top)?;
+        let mut rec = conjuncts::Recorder::default();
+        let root = Parser { ctx }.parse_recorded(filter, Level::Top, Some(&mut rec))?;
         Ok(Filter {
             root,
-            equalities: upsert::equalities(filter),
+            conjuncts: rec.out,
         })
+    }
+
+    /// The top-level conjuncts and operators, recorded while compiling.
+    pub fn conjuncts(&self) -> &Conjuncts {
+        &self.conjuncts
     }
 
     /// True when the filter matches every document (`{}`), so callers can skip matching.
@@ -55,13 +63,13 @@ impl Filter {
     /// paths as sub-documents. Two conditions on one path (or a path and its
     /// prefix) fail with NotSingleValueField, as in MongoDB.
     pub fn upsert_seed(&self) -> Result<Document> {
-        upsert::seed(&self.equalities)
+        upsert::seed(&self.conjuncts.equalities)
     }
 
     /// What a replacement upsert keeps from the filter: only `_id`, which must
     /// be given whole (`{"_id.name": ...}` fails with NotExactValueField).
     pub fn upsert_replacement_seed(&self) -> Result<Document> {
-        upsert::replacement_seed(&self.equalities)
+        upsert::replacement_seed(&self.conjuncts.equalities)
     }
 }
 

@@ -368,7 +368,7 @@ impl Find {
         };
         let scope = Scope::new(&session.run).with_vars(self.let_vars.clone());
         let c = session.db.collection(coll);
-        let plan = plan(c, &self.filter_doc, self.sort.as_ref(), self.hint.as_ref())?;
+        let plan = plan(c, &self.filter, self.sort.as_ref(), self.hint.as_ref())?;
         let skip = usize::try_from(self.skip).unwrap_or(usize::MAX);
         let limit = usize::try_from(self.limit.unsigned_abs()).unwrap_or(usize::MAX);
         let sorting = self.sort.as_ref().is_some_and(|s| !s.is_empty()) && !plan.provides_sort();
@@ -381,7 +381,7 @@ impl Find {
         let mut matched: Vec<Matched> = Vec::new();
         // Exact index bounds answer the filter: the documents are not read
         // (a projection still needs the positional `$` match).
-        let answered = projection.is_none() && plan.answers_exactly(&self.filter_doc);
+        let answered = projection.is_none() && plan.answers_exactly(&self.filter);
         let mut scan = plan.scan(c);
         while let Some((at, d)) = scan.next_at() {
             let found = if answered {

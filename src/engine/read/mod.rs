@@ -112,7 +112,7 @@ fn count_matches(
     let scope = Scope::new(&session.run);
     let hint = opts.get("hint");
     let c = session.db.collection(coll);
-    let plan = crate::index::plan::plan(c, filter_doc, None, hint)?;
+    let plan = crate::index::plan::plan(c, filter, None, hint)?;
     let (matched, stats) = if filter_doc.is_empty() && hint.is_none() {
         // The collection's own count: nothing is scanned.
         (docs_of(session, coll).len(), ScanStats::default())
@@ -232,8 +232,7 @@ fn distinct(session: &Session, coll: &str, call: &Call) -> Result<(Bson, String,
     let scope = Scope::new(&session.run);
     let mut seen: BTreeSet<OrdBson> = BTreeSet::new();
     let c = session.db.collection(coll);
-    let filter_doc = call.doc_arg(1, "filter")?.unwrap_or(&empty);
-    let plan = crate::index::plan::plan(c, filter_doc, None, opts.get("hint"))?;
+    let plan = crate::index::plan::plan(c, &filter, None, opts.get("hint"))?;
     let mut matched = 0;
     let mut scan = plan.scan(c);
     for d in scan.by_ref() {
