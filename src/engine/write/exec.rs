@@ -312,7 +312,8 @@ pub fn probed_update<'u>(
         return Ok(std::borrow::Cow::Borrowed(update));
     };
     let docs = db.collection(coll).map(|c| c.docs()).unwrap_or(&[]);
-    let matched: Vec<&Document> = find_targets(docs, t, scope)?
+    let matched: Vec<&Document> = find_targets(docs, t, scope)
+        .map_err(executing(t.command))?
         .into_iter()
         .filter_map(|(i, _)| docs.get(i))
         .collect();
