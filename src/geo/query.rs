@@ -180,7 +180,7 @@ fn distance_bound(v: &Bson, name: &str, codes: (i32, i32)) -> Result<f64> {
     let Some(x) = to_f64(v).filter(|_| is_number(v)) else {
         return Err(Error::location(codes.0, format!("{name} must be a number")));
     };
-    if !(x >= 0.0) {
+    if x.is_nan() || x < 0.0 {
         return Err(Error::location(
             codes.1,
             format!("{name} must be non-negative"),

@@ -76,7 +76,7 @@ fn number(spec: &Document, name: &str) -> Result<Option<f64>> {
     let Some(x) = to_f64(v).filter(|_| is_number(v)) else {
         return Err(Error::type_mismatch(format!("{name} must be a number")));
     };
-    if !(x >= 0.0) {
+    if x.is_nan() || x < 0.0 {
         return Err(Error::bad_value(format!("{name} must be nonnegative")));
     }
     Ok(Some(x))

@@ -350,7 +350,7 @@ fn geo_option(spec: &mut IndexSpec, k: &str, v: &Bson) -> Result<()> {
     let number = to_f64(v).filter(|_| is_number(v));
     match (k, sphere, number) {
         ("2dsphereIndexVersion", true, Some(x)) if x == 2.0 || x == 3.0 => Ok(()),
-        ("2dsphereIndexVersion", true, Some(x)) if x == 1.0 => Err(Error::not_supported(
+        ("2dsphereIndexVersion", true, Some(1.0)) => Err(Error::not_supported(
             "2dsphereIndexVersion 1",
         )),
         ("2dsphereIndexVersion", true, _) => Err(cannot_create(format!(
