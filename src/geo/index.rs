@@ -1,9 +1,9 @@
 //! What `2dsphere` and `2d` indexes accept: the server refuses a document
 //! whose indexed field holds something that is not geometry, on insert and
-//! when the index is built (2dsphere: 16754/16755; 2d: 13026/13027).
+//! when the index is built (2dsphere: 16755; 2d: 13026/13027).
 //! Documents without the field (or with null) are left out of the index.
 //! See https://www.mongodb.com/docs/manual/core/indexes/index-types/geospatial/2dsphere/.
-use super::shape::parse_stored;
+use super::shape::{parse_stored, Shape};
 use crate::error::{Error, Result};
 use crate::text::server::{elem, server_string};
 use crate::value::numeric::{is_number, printf_g, to_f64};
@@ -84,23 +84,33 @@ pub fn check<'a>(
 }
 
 fn check_sphere(doc: &Document, path: &FieldPath, v: &Bson) -> Result<()> {
-    if !matches!(v, Bson::Array(_) | Bson::Document(_)) {
-        let last = path.parts().last().map_or("", |p| p.name.as_str());
-        return Err(Error::location(
-            16754,
-            format!("Can't parse geometry from element: {}", elem(last, v)),
-        ));
-    }
-    parse_stored(v).map(drop).map_err(|e| {
-        Error::location(
+    let reason = match v {
+        Bson::Array(_) | Bson::Document(_) => match parse_stored(v) {
+            Ok(Shape::Point(p)) if p.sphere().is_none() => Some(format!(
+                "can't project geometry into spherical CRS: {}",
+                server_string(v)
+            )),
+            Ok(_) => None,
+            Err(e) => Some(e.message),
+        },
+        _ => {
+            let last = path.parts().last().map_or("", |p| p.name.as_str());
+            Some(format!(
+                "geo element must be an array or object: {}",
+                elem(last, v)
+            ))
+        }
+    };
+    match reason {
+        None => Ok(()),
+        Some(reason) => Err(Error::location(
             16755,
             format!(
-                "Can't extract geo keys: {}  {}",
-                server_string(&Bson::Document(doc.clone())),
-                e.message
+                "Can't extract geo keys: {}  {reason}",
+                server_string(&Bson::Document(doc.clone()))
             ),
-        )
-    })
+        )),
+    }
 }
 
 /// A 2d location: a pair, or an array (or document) of pairs.
@@ -165,7 +175,9 @@ mod tests {
         assert_eq!(code(doc! {"loc": [1, 2]}, GeoKind::Sphere2d), None);
         assert_eq!(code(doc! {"x": 1}, GeoKind::Sphere2d), None);
         assert_eq!(code(doc! {"loc": null}, GeoKind::Sphere2d), None);
-        assert_eq!(code(doc! {"loc": "here"}, GeoKind::Sphere2d), Some(16754));
+        assert_eq!(code(doc! {"loc": "here"}, GeoKind::Sphere2d), Some(16755));
+        assert_eq!(code(doc! {"loc": [200, 0]}, GeoKind::Sphere2d), Some(16755));
+        assert_eq!(code(doc! {"loc": {"lng": 1, "lat": 2}}, GeoKind::Sphere2d), None);
         assert_eq!(
             code(
                 doc! {"loc": {"type": "Point", "coordinates": [500, 0]}},

@@ -305,17 +305,31 @@ fn geojson(d: &Document, kind: &str, depth: usize) -> Result<Shape> {
 /// A stored value: GeoJSON when it has a known `type`, else a legacy point
 /// (which may carry further fields). Values that are neither fail.
 pub fn parse_stored(v: &Bson) -> Result<Shape> {
-    if let Bson::Document(d) = v {
-        if let Some(kind) = geojson_type(d) {
-            return geojson(d, kind, 0);
+    let legacy = || {
+        flat_point(v, true).map(|(x, y)| {
+            Shape::Point(Point {
+                x,
+                y,
+                geojson: false,
+            })
+        })
+    };
+    match v {
+        // A document is GeoJSON, or else a legacy point; when it is neither,
+        // the GeoJSON error is the one reported (GeometryContainer::parseFromStorage).
+        Bson::Document(d) => {
+            let as_geojson = match geojson_type(d) {
+                Some(kind) => geojson(d, kind, 0),
+                None => Err(bad(format!("unknown GeoJSON type: {}", server_string(v)))),
+            };
+            match as_geojson {
+                Err(e) if e.code == 2 => legacy().map_err(|_| e),
+                other => other,
+            }
         }
+        Bson::Array(_) => legacy(),
+        _ => Err(bad("geo element must be an array or object")),
     }
-    let (x, y) = flat_point(v, true)?;
-    Ok(Shape::Point(Point {
-        x,
-        y,
-        geojson: false,
-    }))
 }
 
 /// A query's `$geometry` (or `$near`'s point): a legacy point when it is an
@@ -374,7 +388,11 @@ mod tests {
             msg(bson!(["a", 1])),
             "Point must only contain numeric elements"
         );
-        assert_eq!(msg(bson!("x")), "Point must be an array or object");
+        assert_eq!(msg(bson!("x")), "geo element must be an array or object");
+        assert_eq!(
+            msg(bson!({"type": "Pt", "coordinates": [1, 2]})),
+            "unknown GeoJSON type: { type: \"Pt\", coordinates: [ 1, 2 ] }"
+        );
         assert_eq!(
             parse_query_geometry(&bson!([1, 2, 3]))
                 .err()
