@@ -177,7 +177,10 @@ mod tests {
         assert_eq!(code(doc! {"loc": null}, GeoKind::Sphere2d), None);
         assert_eq!(code(doc! {"loc": "here"}, GeoKind::Sphere2d), Some(16755));
         assert_eq!(code(doc! {"loc": [200, 0]}, GeoKind::Sphere2d), Some(16755));
-        assert_eq!(code(doc! {"loc": {"lng": 1, "lat": 2}}, GeoKind::Sphere2d), None);
+        assert_eq!(
+            code(doc! {"loc": {"lng": 1, "lat": 2}}, GeoKind::Sphere2d),
+            None
+        );
         assert_eq!(
             code(
                 doc! {"loc": {"type": "Point", "coordinates": [500, 0]}},

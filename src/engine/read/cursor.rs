@@ -379,7 +379,6 @@ impl Find {
         let plan = plan(c, &self.filter_doc, self.sort.as_ref(), self.hint.as_ref())?;
         let skip = usize::try_from(self.skip).unwrap_or(usize::MAX);
         let limit = usize::try_from(self.limit.unsigned_abs()).unwrap_or(usize::MAX);
-        let sorting = self.sort.as_ref().is_some_and(|s| !s.is_empty()) && !plan.provides_sort();
         // Without a sort, stop scanning once skip + limit documents matched.
         let near = match (self.filter.near(), c) {
             (Some((path, q)), Some(c)) => {
@@ -388,6 +387,10 @@ impl Find {
             }
             _ => None,
         };
+        // After `$near`'s ordering, a sort re-orders the documents (so an
+        // index's order does not stand in for it).
+        let sorting = self.sort.as_ref().is_some_and(|s| !s.is_empty())
+            && (!plan.provides_sort() || near.is_some());
         let enough = if !sorting && limit > 0 && near.is_none() {
             skip.saturating_add(limit)
         } else {
