@@ -173,7 +173,7 @@ pub struct NearQuery {
 
 /// Is this operator one of the near family?
 pub fn is_near(op: &str) -> bool {
-    matches!(op, "$near" | "$nearSphere" | "$geoNear")
+    matches!(op, "$near" | "$nearSphere")
 }
 
 fn distance_bound(v: &Bson, name: &str, codes: (i32, i32)) -> Result<f64> {
