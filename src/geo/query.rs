@@ -87,14 +87,8 @@ fn region(name: &str, arg: &Bson) -> Result<Region> {
             }
             Region::FlatPolygon(pts)
         }
-        _ => match parse_query_geometry(arg)? {
-            Shape::Point(p) if !p.geojson => Region::Box {
-                // A legacy point as a geometry: only itself.
-                min: (p.x, p.y),
-                max: (p.x, p.y),
-            },
-            shape => Region::Sphere(shape),
-        },
+        // A legacy point here is flat; `$geoIntersects` projects it.
+        _ => Region::Sphere(parse_query_geometry(arg)?),
     })
 }
 
@@ -121,7 +115,9 @@ impl GeoMatch {
                 shown(op, arg)
             )));
         }
-        if !within && region.is_flat() {
+        let unprojectable =
+            matches!(&region, Region::Sphere(Shape::Point(p)) if p.sphere().is_none());
+        if !within && (region.is_flat() || unprojectable) {
             return Err(bad(format!(
                 "$geoIntersect not supported with provided geometry: {}",
                 shown(op, arg)
@@ -402,6 +398,12 @@ mod tests {
             msg("$geoWithin", bson!({"$center": [[0, 0], -1]})),
             Some("radius must be a non-negative number".to_string())
         );
+        assert_eq!(
+            msg("$geoWithin", bson!({"$geometry": [1, 2]})),
+            Some("$within not supported with provided geometry: { $geoWithin: { $geometry: [ 1, 2 ] } }".to_string())
+        );
+        assert!(GeoMatch::compile("$geoIntersects", &bson!({"$geometry": [1, 2]})).is_ok());
+        assert!(GeoMatch::compile("$geoIntersects", &bson!({"$geometry": [500, 2]})).is_err());
         assert_eq!(
             msg("$geoWithin", bson!({})),
             Some("geo query doesn't have any geometry".to_string())
