@@ -6,6 +6,7 @@
 //! Layers, lowest first; a module uses only itself and the modules listed before
 //! it (tests/layers.rs reads these lines and checks every file's imports):
 //! - values and text: error, base64, sorting, budget, context, tzdb, value, pcre, text, json
+//! - geometry: geo
 //! - reader: shell, config, link
 //! - expressions: expr
 //! - filters and projections: query, projection
@@ -28,6 +29,7 @@ pub mod context;
 pub mod engine;
 pub mod error;
 pub mod expr;
+pub mod geo;
 pub mod index;
 pub mod json;
 pub mod link;

@@ -8,7 +8,7 @@ use super::stages::group::{Count, Group, SortByCount};
 use super::stages::project::Projection;
 use super::stages::simple::{self, ReplaceRoot};
 use super::stages::unwind::Unwind;
-use super::stages::{bucket, densify, facet, fill, lookup, output, redact, union_with};
+use super::stages::{bucket, densify, facet, fill, geo_near, lookup, output, redact, union_with};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::query::sort::SortSpec;
@@ -55,6 +55,7 @@ pub enum Stage {
     Fill(fill::Fill),
     Out(output::Out),
     Merge(output::Merge),
+    GeoNear(Box<geo_near::GeoNear>),
 }
 
 /// Stages that need a server, an index or a search engine.
@@ -69,7 +70,6 @@ const UNSUPPORTED: &[&str] = &[
     "$search",
     "$searchMeta",
     "$vectorSearch",
-    "$geoNear",
     "$planCacheStats",
     "$listSearchIndexes",
     "$listSampledQueries",
@@ -187,9 +187,10 @@ impl Pipeline {
         let result: Vec<Document> = {
             let dbr: &Database = db;
             let (body, docs): (&[Stage], Docs) = match &source {
-                Source::Collection(name) => match dbr.collection(name) {
-                    Some(c) => leading(body, c.docs(), scope)?,
-                    None => (body, Vec::new()),
+                Source::Collection(name) => match (body, dbr.collection(name)) {
+                    ([Stage::GeoNear(g), rest @ ..], c) => (rest, owned(g.run(c, name, scope)?)),
+                    (_, Some(c)) => leading(body, c.docs(), scope)?,
+                    (_, None) => (body, Vec::new()),
                 },
                 Source::Docs(_) | Source::Empty => (body, Vec::new()),
             };
@@ -326,6 +327,15 @@ fn compile_stage(
         "$replaceRoot" => Stage::ReplaceRoot(ReplaceRoot::replace_root(spec, ctx)?),
         "$replaceWith" => Stage::ReplaceRoot(ReplaceRoot::replace_with(spec, ctx)?),
         "$sample" => Stage::Sample(simple::sample_size(spec)?),
+        "$geoNear" => {
+            if !first || place != Place::Top {
+                return Err(Error::location(
+                    40603,
+                    "$geoNear is only valid as the first stage in a pipeline",
+                ));
+            }
+            Stage::GeoNear(Box::new(geo_near::GeoNear::compile(spec, ctx)?))
+        }
         "$documents" => {
             if !first {
                 return Err(Error::location(
@@ -513,6 +523,13 @@ pub(crate) fn run_stages<'a>(
             Stage::Fill(f) => owned(f.run(docs, scope)?),
             // Validated to be last; the caller writes.
             Stage::Out(_) | Stage::Merge(_) => docs,
+            // Run over the collection before the other stages (`run_source`).
+            Stage::GeoNear(_) => {
+                return Err(Error::location(
+                    40603,
+                    "$geoNear is only valid as the first stage in a pipeline",
+                ))
+            }
         };
         crate::budget::check()?;
     }

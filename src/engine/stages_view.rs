@@ -296,7 +296,8 @@ pub(super) fn probe(
         .and_then(|(_, s)| s.as_document())
         .and_then(|d| d.keys().next())
         .map(String::as_str);
-    if coll.is_some() == (first == Some("$documents")) {
+    // `$geoNear` reads the collection's indexes: also left to the normal run.
+    if coll.is_some() == (first == Some("$documents")) || first == Some("$geoNear") {
         return None;
     }
     let entries = compile_all(stages, &off, ctx, Place::Top);

@@ -181,7 +181,8 @@ pub fn plan(
         }
         Hint::None => {
             for (i, ix) in c.indexes().iter().enumerate() {
-                if ix.spec.hidden {
+                // Geospatial indexes answer only geospatial queries ($near).
+                if ix.spec.hidden || !ix.spec.geo.is_empty() {
                     continue;
                 }
                 let p = index_plan(ix, i, &conds, sort);

@@ -207,6 +207,36 @@ db.employees.aggregate([
   { $project: { _id: 0, name: 1, chain: { $sortArray: { input: "$chain.name", sortBy: 1 } } } }
 ])`,
   },
+  {
+    id: 'geo',
+    db: `db = {
+  places: [
+    { name: "Central Park", category: "park", location: { type: "Point", coordinates: [-73.97, 40.77] } },
+    { name: "Sara D. Roosevelt Park", category: "park", location: { type: "Point", coordinates: [-73.9928, 40.7193] } },
+    { name: "Polo Grounds", category: "stadium", location: { type: "Point", coordinates: [-73.9375, 40.8303] } }
+  ]
+}`,
+    script: `// GeoJSON points are [longitude, latitude]. A 2dsphere index is needed for
+// $near and $geoNear, which sort by distance (meters on the earth's sphere).
+db.places.createIndex({ location: "2dsphere" })
+db.places.find({ location: { $near: {
+  $geometry: { type: "Point", coordinates: [-73.9667, 40.78] },
+  $maxDistance: 5000                 // meters
+} } }, { _id: 0, name: 1 })
+// $geoNear adds the distance to each document; query filters first.
+db.places.aggregate([
+  { $geoNear: {
+    near: { type: "Point", coordinates: [-73.9667, 40.78] },
+    distanceField: "meters",
+    query: { category: "park" }
+  } },
+  { $project: { _id: 0, name: 1, km: { $round: [{ $divide: ["$meters", 1000] }, 2] } } }
+])
+// $geoWithin needs no index: here, the places inside a polygon (edges are great circles).
+db.places.find({ location: { $geoWithin: { $geometry: { type: "Polygon", coordinates: [
+  [[-74.0, 40.70], [-73.95, 40.70], [-73.95, 40.78], [-74.0, 40.78], [-74.0, 40.70]]
+] } } } }, { _id: 0, name: 1 })`,
+  },
 );
 
 export const DEFAULT_TEMPLATE = TEMPLATES.find((t) => t.id === 'find');
