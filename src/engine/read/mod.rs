@@ -1,12 +1,14 @@
 //! Read methods: find (a cursor, see `cursor`), findOne, countDocuments,
 //! estimatedDocumentCount, count, distinct.
+mod count;
 mod cursor;
 
-use super::explain::CountRun;
+pub(super) use count::{written, CountArgs, CountRun};
+
 use super::{Answer, Call, Command, Method, Session};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::index::plan::{Executed, ScanStats};
+use crate::index::plan::Executed;
 use crate::query::Filter;
 use crate::text::shell::type_name;
 use crate::value::numeric::to_i64_exact;
@@ -26,13 +28,14 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Answer> {
     let result = match cmd.method {
         Method::Find => return cursor::find(session, coll, first, rest),
         Method::FindOne => cursor::find_one(session, coll, first),
-        Method::CountDocuments => count_documents(session, coll, first).map(&mut keep),
+        Method::CountDocuments | Method::Count => CountArgs::decode(first, cmd.method)
+            .and_then(|(filter, args)| count::count_matches(session, coll, &filter, args))
+            .map(&mut keep),
         Method::EstimatedDocumentCount => {
             first.max_args(1)?;
             first.doc_arg(0, "options")?;
             Ok(count(docs_of(session, coll).len()))
         }
-        Method::Count => legacy_count(session, coll, first).map(&mut keep),
         Method::Distinct => distinct(session, coll, first).map(|(values, field, ran)| {
             distinct_run = Some((field, ran));
             values
@@ -41,7 +44,7 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Answer> {
     }
     .map_err(|e| e.at(first.span))?;
     if let Some(run) = counted {
-        session.note_work(|| super::explain::of_count(session, coll, first, run));
+        session.note_work(|| super::explain::of_count(session, coll, run));
     } else if let Some((field, ran)) = distinct_run {
         session.note_work(|| super::explain::of_distinct(session, coll, first, &field, &ran));
     }
@@ -91,101 +94,6 @@ fn count_option(opts: &Document, name: &str) -> Result<Option<i64>> {
             ))),
         },
     }
-}
-
-/// Count matches, then apply skip and limit (limit 0 = none; a negative limit counts as its size).
-fn count_matches(
-    session: &Session,
-    coll: &str,
-    filter: &Filter,
-    filter_doc: &Document,
-    opts: &Document,
-) -> Result<(Bson, CountRun)> {
-    let skip = count_option(opts, "skip")?.unwrap_or(0);
-    if skip < 0 {
-        return Err(Error::location(
-            51024,
-            format!("Skip value must be non-negative, but received: {skip}"),
-        ));
-    }
-    let limit = count_option(opts, "limit")?.unwrap_or(0).unsigned_abs();
-    let scope = Scope::new(&session.run);
-    let hint = opts.get("hint");
-    let c = session.db.collection(coll);
-    let plan = crate::index::plan::plan(c, filter, None, hint)?;
-    let (matched, stats) = if filter_doc.is_empty() && hint.is_none() {
-        // The collection's own count: nothing is scanned.
-        (docs_of(session, coll).len(), ScanStats::default())
-    } else {
-        let mut n = 0;
-        let mut scan = plan.scan(c);
-        for d in scan.by_ref() {
-            if filter.matches(d, &scope)? {
-                n += 1;
-            }
-        }
-        (n, scan.stats)
-    };
-    let skip = usize::try_from(skip).unwrap_or(usize::MAX);
-    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-    let mut n = matched.saturating_sub(skip);
-    if limit > 0 {
-        n = n.min(limit);
-    }
-    let run = CountRun {
-        ran: Executed {
-            plan,
-            stats,
-            matched,
-        },
-        matched,
-        skip,
-        limit,
-    };
-    Ok((count(n), run))
-}
-
-/// `countDocuments(filter, {skip, limit, hint, maxTimeMS})`.
-fn count_documents(session: &Session, coll: &str, call: &Call) -> Result<(Bson, CountRun)> {
-    call.max_args(2)?;
-    let filter = filter_arg(call, 0, &CompileCtx::default())?;
-    let empty = Document::new();
-    let opts = call.doc_arg(1, "options")?.unwrap_or(&empty);
-    check_options(opts, &["skip", "limit", "hint", "maxTimeMS", "comment"])?;
-    // mongosh's driver runs countDocuments as a pipeline, `{$skip}` and
-    // `{$limit}` included, so their stages' rules apply: `limit: 0` or a
-    // negative limit is "the limit must be positive" (15958).
-    use crate::aggregate::stages::simple;
-    use crate::value::numeric::is_number;
-    if let Some(v) = opts.get("skip").filter(|v| is_number(v)) {
-        simple::skip(v)?;
-    }
-    if let Some(v) = opts.get("limit").filter(|v| is_number(v)) {
-        simple::limit(v)?;
-    }
-    let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
-    count_matches(session, coll, &filter, filter_doc, opts)
-}
-
-/// Legacy `count(filter, {skip, limit})`.
-fn legacy_count(session: &Session, coll: &str, call: &Call) -> Result<(Bson, CountRun)> {
-    call.max_args(2)?;
-    let filter = filter_arg(call, 0, &CompileCtx::default())?;
-    let empty = Document::new();
-    let opts = call.doc_arg(1, "options")?.unwrap_or(&empty);
-    check_options(
-        opts,
-        &[
-            "skip",
-            "limit",
-            "hint",
-            "maxTimeMS",
-            "comment",
-            "readConcern",
-        ],
-    )?;
-    let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
-    count_matches(session, coll, &filter, filter_doc, opts)
 }
 
 /// Options we accept (indexes, timeouts and comments change nothing here).
