@@ -2,20 +2,18 @@
 //! estimatedDocumentCount, count, distinct.
 mod count;
 mod cursor;
+mod distinct;
 
 pub(super) use count::{written, CountArgs, CountRun};
+pub(super) use distinct::DistinctArgs;
 
 use super::{Answer, Call, Command, Method, Session};
 use crate::error::{Error, Result};
-use crate::expr::{CompileCtx, Scope};
-use crate::index::plan::Executed;
+use crate::expr::CompileCtx;
 use crate::query::Filter;
 use crate::text::shell::type_name;
 use crate::value::numeric::to_i64_exact;
-use crate::value::path::{FieldPath, LeafArrays};
-use crate::value::OrdBson;
 use bson::{Bson, Document};
-use std::collections::BTreeSet;
 
 pub fn run(session: &mut Session, cmd: &Command) -> Result<Answer> {
     let (coll, first, rest) = (cmd.collection, cmd.call, cmd.modifiers);
@@ -36,17 +34,18 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Answer> {
             first.doc_arg(0, "options")?;
             Ok(count(docs_of(session, coll).len()))
         }
-        Method::Distinct => distinct(session, coll, first).map(|(values, field, ran)| {
-            distinct_run = Some((field, ran));
-            values
+        Method::Distinct => DistinctArgs::decode(first).and_then(|(filter, args)| {
+            let (values, ran) = distinct::distinct(session, coll, &filter, &args)?;
+            distinct_run = Some((args, ran));
+            Ok(values)
         }),
         other => Err(Error::not_supported(format!("{}()", other.name())).at(first.span)),
     }
     .map_err(|e| e.at(first.span))?;
     if let Some(run) = counted {
         session.note_work(|| super::explain::of_count(session, coll, run));
-    } else if let Some((field, ran)) = distinct_run {
-        session.note_work(|| super::explain::of_distinct(session, coll, first, &field, &ran));
+    } else if let Some((args, ran)) = distinct_run {
+        session.note_work(|| super::explain::of_distinct(session, coll, &args, &ran));
     }
     if let Some(c) = rest.first() {
         let what = if cmd.method == Method::FindOne {
@@ -110,61 +109,4 @@ fn check_options(opts: &Document, allowed: &[&str]) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// `distinct(field, filter)`: the distinct values at a path, array elements
-/// counted separately, in BSON order. See
-/// https://www.mongodb.com/docs/manual/reference/method/db.collection.distinct/.
-fn distinct(session: &Session, coll: &str, call: &Call) -> Result<(Bson, String, Executed)> {
-    call.max_args(3)?;
-    let field = match call.arg(0).map(|a| &a.value) {
-        Some(Bson::String(s)) => s.clone(),
-        Some(v) => {
-            return Err(Error::type_mismatch(format!(
-                "BSON field 'distinct.key' is the wrong type '{}', expected type 'string'",
-                type_name(v)
-            )))
-        }
-        None => return Err(Error::bad_value("distinct() needs a field name")),
-    };
-    if field.is_empty() || field.starts_with('$') {
-        return Err(Error::bad_value(format!(
-            "distinct field name cannot be empty or start with '$': '{field}'"
-        )));
-    }
-    let filter = filter_arg(call, 1, &CompileCtx::default())?;
-    let empty = Document::new();
-    let opts = call.doc_arg(2, "options")?.unwrap_or(&empty);
-    check_options(opts, &["maxTimeMS", "comment", "hint"])?;
-    let path = FieldPath::new(&field);
-    let scope = Scope::new(&session.run);
-    let mut seen: BTreeSet<OrdBson> = BTreeSet::new();
-    let c = session.db.collection(coll);
-    let plan = crate::index::plan::plan(c, &filter, None, opts.get("hint"))?;
-    let mut matched = 0;
-    let mut scan = plan.scan(c);
-    for d in scan.by_ref() {
-        if !filter.matches(d, &scope)? {
-            continue;
-        }
-        matched += 1;
-        path.visit(d, LeafArrays::TraverseOmitArray, &mut |v, _| {
-            if let Some(v) = v {
-                seen.insert(OrdBson(v.clone()));
-            }
-            false
-        });
-    }
-    let stats = scan.stats;
-    // The set is ordered by MongoDB's comparison and deduplicated by its equality.
-    let values = Bson::Array(seen.into_iter().map(|o| o.0).collect());
-    Ok((
-        values,
-        field,
-        Executed {
-            plan,
-            stats,
-            matched,
-        },
-    ))
 }
