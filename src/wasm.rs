@@ -181,12 +181,20 @@ pub fn encode_link(json_state: &str) -> Result<JsValue, JsError> {
     to_js(&json)
 }
 
-/// Decode a share-link fragment (or a URL holding one): `{state}` or `{error}`.
+/// Decode a share-link fragment (or a URL holding one): `{state}` or `{error, reason, params}`
+/// (`reason` and `params` for the page's translation, see `crate::link::Reason`).
 #[wasm_bindgen]
 pub fn decode_link(fragment: &str) -> Result<JsValue, JsError> {
-    let json = match crate::link::decode(fragment) {
+    let json = match crate::link::decode_why(fragment) {
         Ok(state) => return parse(&format!("{{\"state\":{}}}", state.to_json())),
-        Err(e) => serde_json::json!({ "error": e.message }),
+        Err(why) => {
+            let params: serde_json::Map<String, serde_json::Value> = why
+                .params()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.into()))
+                .collect();
+            serde_json::json!({ "error": why.to_error().message, "reason": why.key(), "params": params })
+        }
     };
     to_js(&json)
 }

@@ -11,10 +11,10 @@ import { stagesController } from './stages.js';
 import { resultTools, collectionTool } from './export.js';
 import { setupCursorRun, statementAt, TEXT as CURSOR_TEXT } from './cursor_run.js';
 import { askReplace, differs, dropLinkFromAddress, TEXT as LINK_TEXT } from './links.js';
-import { TEMPLATES } from './templates.js';
+import { TEMPLATES, withComments } from './templates.js';
 import { setupLayout } from './layout.js';
 import { setupTutorials } from '../tutorials/tutorials.js';
-import { t, num, language, onLanguage, setupPicker, startLanguage, setLinkLanguage, languageOf } from './i18n.js';
+import { t, raw, num, language, onLanguage, setupPicker, startLanguage, setLinkLanguage, languageOf } from './i18n.js';
 
 const THEME = 'mqlplay.theme';
 const LINK_WARN_BYTES = 8000;
@@ -316,9 +316,8 @@ async function share() {
 async function openLink(fragment, ask = false) {
   const r = await decodeLink(fragment);
   if (r.error) {
-    // The engine's reason stays as it is written; the page's framing is translated.
-    const why = `${r.error[0].toUpperCase()}${r.error.slice(1)}`;
-    banner(t('link.broken', { error: `${why}${/[.?!]$/.test(why) ? '' : '.'}` }));
+    // The engine names its reason (`link.why.<reason>`); its English is the fallback.
+    banner(r.reason ? t('link.broken', { error: t(`link.why.${r.reason}`, r.params) }) : r.error);
     return false;
   }
   const s = r.state;
@@ -446,6 +445,11 @@ function setupTheme() {
 // ---- templates menu ------------------------------------------------------------
 
 const templateName = (tpl) => t(`template.${tpl.id}`);
+/** A template's pane with its comments in the page's language (keys `template.<id>.<pane>.<n>`). */
+const templateText = (tpl, pane) => withComments(tpl[pane], (n) => {
+  const key = `template.${tpl.id}.${pane}.${n}`;
+  return raw(key) === key ? null : raw(key);
+});
 
 function setupTemplates() {
   const button = $('templates');
@@ -460,7 +464,7 @@ function setupTemplates() {
     item.textContent = templateName(tpl);
     item.addEventListener('click', () => {
       close();
-      setEditors(tpl.db, tpl.script);
+      setEditors(templateText(tpl, 'db'), templateText(tpl, 'script'));
       state.tutorial = null;
       state.step = null;
       save();

@@ -210,3 +210,45 @@ db.employees.aggregate([
 );
 
 export const DEFAULT_TEMPLATE = TEMPLATES.find((t) => t.id === 'find');
+
+/**
+ * A template's text with its `//` comments passed through `translate(n, words)` (null:
+ * keep them). A run of whole-line comments is one comment, its lines joined by "\n"; a
+ * comment after code on its line is one of its own. `n` counts from 1 in each text; the
+ * catalogues hold them as `template.<id>.<db|script>.<n>`.
+ */
+export function withComments(text, translate) {
+  const lines = text.split('\n');
+  const out = [];
+  let n = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const at = lines[i].indexOf('// ');
+    if (at < 0) {
+      out.push(lines[i]);
+      continue;
+    }
+    const head = lines[i].slice(0, at);
+    const whole = head.trim() === '';
+    const words = [lines[i].slice(at + 3)];
+    while (whole && i + 1 < lines.length && lines[i + 1].startsWith(`${head}// `)) {
+      i += 1;
+      words.push(lines[i].slice(at + 3));
+    }
+    n += 1;
+    const [first, ...rest] = (translate(n, words.join('\n')) ?? words.join('\n')).split('\n');
+    out.push(`${head}// ${first}`);
+    const pad = whole ? head : ' '.repeat(head.length);
+    for (const line of rest) out.push(`${pad}// ${line}`);
+  }
+  return out.join('\n');
+}
+
+/** The comments of a text, in order (see withComments). */
+export function commentsOf(text) {
+  const list = [];
+  withComments(text, (n, words) => {
+    list.push(words);
+    return null;
+  });
+  return list;
+}
