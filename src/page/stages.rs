@@ -1,6 +1,7 @@
 //! The page's "Stages" view as JSON text: one pipeline of the script (an
 //! aggregate or a pipeline update) run stage by stage (see `engine::stages_view`):
-//! `{pipelines, stages: [{stage, name, off, count, shell, docs, error?, facets, lookups}], error?}`.
+//! `{pipelines, stages: [{stage, name, off, count, shell, docs, error?, facets, lookups}], error?,
+//! stmts}` (`stmts`: the script's statements, as in the run's output).
 //! `pipelines` is how many pipelines the script ran (the page's selector),
 //! `stage` each stage printed as mongosh prints it, `shell`/`docs` its first
 //! documents (printed, and as relaxed Extended JSON), `lookups` a `$lookup`'s
@@ -24,12 +25,14 @@ pub fn stages_json(
 ) -> String {
     let _budget = budget::start_run();
     let mut out = String::with_capacity(1024);
+    let mut stmts = serde_json::Value::Array(Vec::new());
     let (probe, error) = match cache.database(db_text, run) {
         Err(e) => (None, Some(e.clone())),
         Ok(start) => {
             let mut db = start.clone();
             match crate::shell::parse_script(script) {
                 Ok(parsed) => {
+                    stmts = super::statements_json(script, &parsed);
                     let mut session = Session::new(&mut db, *run).probe_stages(target, off);
                     let error = session.run_script(&parsed, |_| {}).err();
                     (session.take_stage_probe(), error)
@@ -49,6 +52,8 @@ pub fn stages_json(
         out.push_str(",\"error\":");
         crate::json::write(&mut out, &crate::error_json(e, db_text, script));
     }
+    out.push_str(",\"stmts\":");
+    crate::json::write(&mut out, &stmts);
     out.push('}');
     out
 }

@@ -8,7 +8,7 @@ mod distinct;
 mod pipeline;
 mod write;
 
-pub(super) use count::{of_count, CountRun};
+pub(super) use count::of_count;
 pub(super) use distinct::of_distinct;
 pub use pipeline::aggregate;
 
