@@ -23,9 +23,14 @@ pub(crate) fn compare_values(a: &Value, b: &Value) -> Ordering {
 }
 
 fn cmp(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
-    let a = cx.eval(&args[0])?;
-    let b = cx.eval(&args[1])?;
-    let o = compare_values(&a, &b);
+    // Field paths are compared in place, not copied.
+    let a = cx.eval_borrowed(&args[0])?;
+    let b = cx.eval_borrowed(&args[1])?;
+    let undefined = Bson::Undefined;
+    let o = compare(
+        a.as_deref().unwrap_or(&undefined),
+        b.as_deref().unwrap_or(&undefined),
+    );
     Ok(Some(match name {
         "$cmp" => Bson::Int32(match o {
             Ordering::Less => -1,
