@@ -13,15 +13,6 @@ pub(crate) fn c_cmp(n: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node>
     Ok(call(n, cmp, c.exact(n, a, 2)?))
 }
 
-/// Compare two evaluated values; missing sorts with undefined (canonical type 0).
-pub(crate) fn compare_values(a: &Value, b: &Value) -> Ordering {
-    let undefined = Bson::Undefined;
-    compare(
-        a.as_ref().unwrap_or(&undefined),
-        b.as_ref().unwrap_or(&undefined),
-    )
-}
-
 fn cmp(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
     // Field paths are compared in place, not copied.
     let a = cx.eval_borrowed(&args[0])?;
