@@ -429,16 +429,30 @@ pub(crate) fn run_stages<'a>(
                 }
                 out
             }
-            Stage::Project(p) => docs
-                .into_iter()
-                .map(|d| {
-                    match d {
-                        Cow::Borrowed(d) => p.apply(d, scope),
-                        Cow::Owned(d) => p.apply_owned(d, scope),
-                    }
-                    .map(Cow::Owned)
-                })
-                .collect::<Result<_>>()?,
+            Stage::Project(p) => {
+                // Consecutive `$set`/`$project`/`$unset` stages take each
+                // document through all of them in turn (as the server's
+                // executor does), while its values are still in the cache.
+                let start = i;
+                while matches!(stages.get(i), Some(Stage::Project(_))) {
+                    i += 1;
+                }
+                let more = stages.get(start..i).unwrap_or_default();
+                docs.into_iter()
+                    .map(|d| {
+                        let mut doc = match d {
+                            Cow::Borrowed(d) => p.apply(d, scope)?,
+                            Cow::Owned(d) => p.apply_owned(d, scope)?,
+                        };
+                        for s in more {
+                            if let Stage::Project(next) = s {
+                                doc = next.apply_owned(doc, scope)?;
+                            }
+                        }
+                        Ok(Cow::Owned(doc))
+                    })
+                    .collect::<Result<_>>()?
+            }
             Stage::Group(g) => owned(g.run(docs.iter().map(|d| d.as_ref()), scope)?),
             Stage::Sort(spec) => {
                 // `$sort` then `$limit`: keep only the first `n` (stable).
