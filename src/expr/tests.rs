@@ -451,3 +451,24 @@ fn borrowed_reads() {
         Some(28651)
     );
 }
+
+#[test]
+fn borrowed_array_operands() {
+    let d = doc! {"t": [{"ts": 1}, {"ts": 5}, {"x": 2}], "a": [1, "b"], "s": "str"};
+    let on = |spec: Bson| eval_on(spec, d.clone()).map_err(|e| e.code);
+    assert_eq!(on(bson!({"$in": [5, "$t.ts"]})), Ok(Some(bson!(true))));
+    assert_eq!(on(bson!({"$in": [2, "$t.ts"]})), Ok(Some(bson!(false))));
+    assert_eq!(on(bson!({"$in": ["b", "$a"]})), Ok(Some(bson!(true))));
+    // A missing needle is not the null an array literal holds in its place.
+    assert_eq!(
+        on(bson!({"$in": ["$nope", ["$nope"]]})),
+        Ok(Some(bson!(false)))
+    );
+    assert_eq!(on(bson!({"$in": [1, "$s"]})), Err(40081));
+    assert_eq!(on(bson!({"$in": [1, "$nope"]})), Err(40081));
+    assert_eq!(on(bson!({"$size": "$t"})), Ok(Some(bson!(3))));
+    assert_eq!(on(bson!({"$size": "$t.ts"})), Ok(Some(bson!(2))));
+    assert_eq!(on(bson!({"$size": "$s"})), Err(17124));
+    assert_eq!(on(bson!({"$isArray": "$a"})), Ok(Some(bson!(true))));
+    assert_eq!(on(bson!({"$isArray": "$s"})), Ok(Some(bson!(false))));
+}
