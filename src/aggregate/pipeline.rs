@@ -147,10 +147,11 @@ impl Pipeline {
     pub fn apply_to(&self, doc: &Document, scope: &Scope) -> Result<Document> {
         let mut cur: Option<Document> = None;
         for stage in &self.stages {
-            let input = cur.as_ref().unwrap_or(doc);
-            let next = match stage {
-                Stage::Project(p) => p.apply(input, scope)?,
-                Stage::ReplaceRoot(r) => r.apply(input, scope)?,
+            let next = match (stage, cur.take()) {
+                // The previous stage's output is this one's to change.
+                (Stage::Project(p), Some(owned)) => p.apply_owned(owned, scope)?,
+                (Stage::Project(p), None) => p.apply(doc, scope)?,
+                (Stage::ReplaceRoot(r), input) => r.apply(input.as_ref().unwrap_or(doc), scope)?,
                 _ => {
                     return Err(Error::invalid_options(
                         "only $addFields, $set, $project, $unset, $replaceRoot and $replaceWith are allowed in an update",
@@ -449,10 +450,30 @@ pub(crate) fn run_stages<'a>(
                 }
                 out
             }
-            Stage::Project(p) => docs
-                .iter()
-                .map(|d| p.apply(d, scope).map(Cow::Owned))
-                .collect::<Result<_>>()?,
+            Stage::Project(p) => {
+                // Consecutive `$set`/`$project`/`$unset` stages take each
+                // document through all of them in turn (as the server's
+                // executor does), while its values are still in the cache.
+                let start = i;
+                while matches!(stages.get(i), Some(Stage::Project(_))) {
+                    i += 1;
+                }
+                let more = stages.get(start..i).unwrap_or_default();
+                docs.into_iter()
+                    .map(|d| {
+                        let mut doc = match d {
+                            Cow::Borrowed(d) => p.apply(d, scope)?,
+                            Cow::Owned(d) => p.apply_owned(d, scope)?,
+                        };
+                        for s in more {
+                            if let Stage::Project(next) = s {
+                                doc = next.apply_owned(doc, scope)?;
+                            }
+                        }
+                        Ok(Cow::Owned(doc))
+                    })
+                    .collect::<Result<_>>()?
+            }
             Stage::Group(g) => owned(g.run(docs.iter().map(|d| d.as_ref()), scope)?),
             Stage::Sort(spec) => {
                 // `$sort` then `$limit`: keep only the first `n` (stable).
