@@ -6,6 +6,8 @@ mod matcher;
 mod ops;
 pub mod sort;
 pub(crate) mod upsert;
+pub mod validation_error;
+mod validation_schema;
 
 use crate::error::Result;
 use crate::expr::{CompileCtx, Scope};

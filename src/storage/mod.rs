@@ -4,6 +4,7 @@
 pub mod collection;
 pub mod database;
 pub mod index;
+pub mod options;
 
 pub use collection::Collection;
 pub use database::{duplicate_id_error, Database, DB_NAME};

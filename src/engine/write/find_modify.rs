@@ -133,6 +133,7 @@ fn modify_one(
         sort: sort.as_ref(),
         multi: false,
         command: "findAndModify",
+        bypass: opts.bypass,
     };
     let w = exec::update(
         session.db,
@@ -156,6 +157,7 @@ fn delete_one(session: &mut Session, coll: &str, filter: &Document, opts: &Opts)
         sort: sort.as_ref(),
         multi: false,
         command: "findAndModify",
+        bypass: false,
     };
     let mut removed = exec::delete(session.db, coll, &target, &scope)?;
     match removed.pop() {
