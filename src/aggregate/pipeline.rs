@@ -215,7 +215,7 @@ impl Pipeline {
         };
         match write {
             Some(Stage::Out(o)) => {
-                o.write(result, db)?;
+                o.write(result, db, scope)?;
                 Ok(Vec::new())
             }
             Some(Stage::Merge(m)) => {

@@ -1,6 +1,7 @@
 //! insertOne, insertMany and the legacy insert().
-use super::{validation, Command, Database, Method, Session};
+use super::{Command, Database, Method, Session};
 use crate::error::{Error, Result};
+use crate::storage::validation;
 use bson::{Bson, Document};
 
 pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {

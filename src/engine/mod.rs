@@ -12,7 +12,6 @@ mod read;
 mod sort_arg;
 pub mod stages_view;
 mod stats;
-pub(crate) mod validation;
 mod write;
 
 use crate::storage::DB_NAME;

@@ -226,9 +226,9 @@ impl CollectionOptions {
         let mut d = Document::new();
         if let Some(c) = &self.capped {
             d.insert("capped", true);
-            d.insert("size", c.size);
+            d.insert("size", number_value(c.size));
             if let Some(max) = c.max {
-                d.insert("max", max);
+                d.insert("max", number_value(max));
             }
         }
         if let Some(v) = &self.validator {
@@ -260,5 +260,13 @@ impl CollectionOptions {
             d.insert("timeseries", t);
         }
         d
+    }
+}
+
+/// BSONObjBuilder::appendNumber: an int while it fits in 30 bits, else a long.
+fn number_value(n: i64) -> Bson {
+    match i32::try_from(n) {
+        Ok(small) if n.abs() < 1 << 30 => Bson::Int32(small),
+        _ => Bson::Int64(n),
     }
 }

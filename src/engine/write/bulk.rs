@@ -39,7 +39,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
     let bulk_opts = call.doc_arg(1, "options")?;
     // `let` variables are the whole command's: every operation sees them.
     let lets = options::parse_let(bulk_opts, &session.run).map_err(|e| e.at(call.span))?;
-    let bypass = crate::engine::validation::bypass(bulk_opts).map_err(|e| e.at(call.span))?;
+    let bypass = crate::storage::validation::bypass(bulk_opts).map_err(|e| e.at(call.span))?;
     let ordered = match bulk_opts.and_then(|o| o.get("ordered")) {
         None | Some(Bson::Null | Bson::Undefined) => true,
         Some(Bson::Boolean(b)) => *b,
@@ -144,10 +144,10 @@ fn run_op(
             let Bson::Document(doc) = field(spec, name, "document")? else {
                 return Err(Error::type_mismatch("insertOne.document must be an object"));
             };
-            let doc = crate::engine::validation::prepare(session.db, coll, doc.clone())?;
+            let doc = crate::storage::validation::prepare(session.db, coll, doc.clone())?;
             Database::check_insert(&doc)?;
             let scope = crate::expr::Scope::new(&session.run);
-            crate::engine::validation::check(session.db.collection(coll), None, &doc, &scope, bypass)?;
+            crate::storage::validation::check(session.db.collection(coll), None, &doc, &scope, bypass)?;
             let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
             session.db.collection_mut(coll).insert(&Database::namespace(coll), doc)?;
             totals.inserted += 1;

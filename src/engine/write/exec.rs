@@ -128,7 +128,7 @@ fn update_targets(
     if all == 0 && targets.is_empty() {
         if upsert {
             let doc = upsert_document(db, t.filter, update, scope)?;
-            crate::engine::validation::check(db.collection(coll), None, &doc, scope, t.bypass)?;
+            crate::storage::validation::check(db.collection(coll), None, &doc, scope, t.bypass)?;
             let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
             if keep {
                 w.after = Some(doc.clone());
@@ -197,7 +197,7 @@ fn apply_checked(
     if doc_size(&new) > MAX_DOCUMENT_SIZE {
         return Err(too_large());
     }
-    crate::engine::validation::check_options(c.options(), Some(stored), &new, scope, bypass)?;
+    crate::storage::validation::check_options(c.options(), Some(stored), &new, scope, bypass)?;
     let before = stored.clone();
     c.replace(ns, i, new)?;
     Ok((true, Some(before)))

@@ -2,10 +2,10 @@
 //! its validator (per `validationLevel`, `validationAction` and
 //! `bypassDocumentValidation`) and a time series' time field.
 //! https://www.mongodb.com/docs/manual/core/schema-validation/
+use super::options::{Action, CollectionOptions, Level};
+use super::{Collection, Database};
 use crate::error::{Error, Result};
 use crate::expr::Scope;
-use crate::storage::options::{Action, CollectionOptions, Level};
-use crate::storage::{Collection, Database};
 use bson::{Bson, Document};
 
 /// Check a document about to be stored in `coll` (`before`: the stored
