@@ -91,6 +91,7 @@ pub fn parse_create(options: Option<&Document>) -> Result<CollectionOptions> {
     Ok(out)
 }
 
+/// IDL's safeBool: false, null, undefined and zero are false.
 fn truthy(v: &Bson) -> bool {
     !matches!(v, Bson::Boolean(false) | Bson::Null | Bson::Undefined)
         && v.as_f64() != Some(0.0)
@@ -197,12 +198,7 @@ pub fn collection_infos(db: &Database, call: &Call, run: &RunCtx) -> Result<Bson
     {
         match k.as_str() {
             // A bool the server also takes as a number (IDL's safeBool).
-            "nameOnly" => {
-                name_only = !matches!(v, Bson::Boolean(false) | Bson::Null | Bson::Undefined)
-                    && v.as_f64() != Some(0.0)
-                    && v.as_i32() != Some(0)
-                    && v.as_i64() != Some(0)
-            }
+            "nameOnly" => name_only = truthy(v),
             // Every collection is visible: there are no users.
             "authorizedCollections" => {}
             other => {
