@@ -92,7 +92,7 @@ fn clause_details(clause: &Document, doc: &Document, scope: &Scope) -> Document 
                     d.insert("reason", "failed to evaluate aggregation expression");
                     d.insert(
                         "details",
-                        doc! { "ok": 0.0, "code": e.code, "codeName": e.code_name.to_string(), "errmsg": e.message },
+                        doc! { "code": e.code, "codeName": e.code_name.to_string(), "errmsg": e.message },
                     );
                 }
             }

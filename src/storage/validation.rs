@@ -49,14 +49,16 @@ pub fn check_options(
         // Moderate: an update of a document that was already invalid is not checked.
         Level::Moderate => {
             if let Some(b) = before {
-                if !v.filter.matches(b, scope)? {
+                if !v.filter.matches(b, scope).unwrap_or(false) {
                     return Ok(());
                 }
             }
         }
         Level::Strict => {}
     }
-    if v.filter.matches(after, scope)? {
+    // A validator that fails to evaluate (an `$expr` dividing by zero) is
+    // a failed validation; its details say why.
+    if v.filter.matches(after, scope).unwrap_or(false) {
         return Ok(());
     }
     // Warn: the server logs the failure and writes the document.
