@@ -7,6 +7,7 @@
 //! it (tests/layers.rs reads these lines and checks every file's imports):
 //! - values and text: error, base64, sorting, budget, context, tzdb, value, pcre, text, json
 //! - reader: shell, config, link
+//! - text search: fts
 //! - expressions: expr
 //! - filters and projections: query, projection
 //! - storage: storage
@@ -28,6 +29,7 @@ pub mod context;
 pub mod engine;
 pub mod error;
 pub mod expr;
+pub mod fts;
 pub mod index;
 pub mod json;
 pub mod link;
