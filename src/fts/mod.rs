@@ -21,6 +21,23 @@ pub use spec::{fix_spec, is_text_pattern, TextIndexSpec};
 /// document leaves a find or a pipeline.
 pub const SCORE_FIELD: &str = "\u{0}textScore";
 
+/// The `$meta` names MongoDB knows besides `textScore`.
+pub const META_NAMES: &[&str] = &[
+    "randVal",
+    "searchScore",
+    "searchHighlights",
+    "searchScoreDetails",
+    "searchSequenceToken",
+    "indexKey",
+    "recordId",
+    "sortKey",
+    "geoNearDistance",
+    "geoNearPoint",
+    "vectorSearchScore",
+    "score",
+    "scoreDetails",
+];
+
 /// `{$meta: "textScore"}` needs a `$text` query.
 pub fn score_unavailable() -> crate::error::Error {
     crate::error::Error::location(

@@ -107,6 +107,18 @@ impl Search {
         }
     }
 
+    /// How many of the query's index keys the document has (the keys an
+    /// index scan would examine for it).
+    pub fn keys_hit(&self, doc: &Document) -> Result<usize> {
+        let keys = self.spec.score_document(doc)?;
+        Ok(self
+            .parsed
+            .bounds_terms
+            .iter()
+            .filter(|t| keys.contains_key(*t))
+            .count())
+    }
+
     /// The document's score, or `None` when it does not match.
     pub fn score(&self, doc: &Document) -> Result<Option<f64>> {
         // The index lookup: some positive term among the document's keys.
@@ -183,7 +195,10 @@ impl Search {
         };
         let mut d = Document::new();
         d.insert("terms", strings(&mut self.parsed.positive_terms.iter()));
-        d.insert("negatedTerms", strings(&mut self.parsed.negated_terms.iter()));
+        d.insert(
+            "negatedTerms",
+            strings(&mut self.parsed.negated_terms.iter()),
+        );
         d.insert("phrases", strings(&mut self.parsed.positive_phrases.iter()));
         d.insert(
             "negatedPhrases",

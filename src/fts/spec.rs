@@ -247,10 +247,9 @@ impl TextIndexSpec {
     /// Does the index hold anything under `path.`?
     fn holds_under(&self, path: &str) -> bool {
         self.wildcard
-            || self
-                .weights
-                .keys()
-                .any(|k| k.len() > path.len() && k.starts_with(path) && k[path.len()..].starts_with('.'))
+            || self.weights.keys().any(|k| {
+                k.len() > path.len() && k.starts_with(path) && k[path.len()..].starts_with('.')
+            })
     }
 
     /// The language a (sub)document asks for in its override field.
@@ -395,24 +394,42 @@ mod tests {
             ))
         );
         let code = |k: Document, o: Document| fix_spec(&k, &o).err().map(|e| e.code);
-        assert_eq!(code(doc! {"a": "text", "b": 1, "c": "text"}, doc! {}), Some(67));
-        assert_eq!(code(doc! {"a": "text"}, doc! {"weights": {"a": 0.5}}), Some(67));
-        assert_eq!(code(doc! {"a": "text"}, doc! {"default_language": "xx"}), Some(67));
-        assert_eq!(code(doc! {"a": "text"}, doc! {"language_override": "$l"}), Some(67));
+        assert_eq!(
+            code(doc! {"a": "text", "b": 1, "c": "text"}, doc! {}),
+            Some(67)
+        );
+        assert_eq!(
+            code(doc! {"a": "text"}, doc! {"weights": {"a": 0.5}}),
+            Some(67)
+        );
+        assert_eq!(
+            code(doc! {"a": "text"}, doc! {"default_language": "xx"}),
+            Some(67)
+        );
+        assert_eq!(
+            code(doc! {"a": "text"}, doc! {"language_override": "$l"}),
+            Some(67)
+        );
     }
 
     #[test]
     fn scores_as_the_server() {
-        let spec = fix_spec(&doc! {"subject": "text"}, &doc! {}).map(|f| f.spec).ok();
+        let spec = fix_spec(&doc! {"subject": "text"}, &doc! {})
+            .map(|f| f.spec)
+            .ok();
         let Some(spec) = spec else { panic!("spec") };
         let scores = spec.score_document(&doc! {"subject": "Cake"}).ok();
         // One term, the whole string (its own stem): 1 × 1 × 1 × 1.1.
         assert_eq!(scores.and_then(|s| s.get("cake").copied()), Some(1.1));
         let scores = spec.score_document(&doc! {"subject": "coffee"}).ok();
         assert_eq!(scores.and_then(|s| s.get("coffe").copied()), Some(1.0));
-        let scores = spec.score_document(&doc! {"subject": "Coffee Shopping"}).ok();
+        let scores = spec
+            .score_document(&doc! {"subject": "Coffee Shopping"})
+            .ok();
         assert_eq!(scores.and_then(|s| s.get("coffe").copied()), Some(0.75));
-        let scores = spec.score_document(&doc! {"subject": "coffee coffee x"}).ok();
+        let scores = spec
+            .score_document(&doc! {"subject": "coffee coffee x"})
+            .ok();
         // freq 1 + ½, coeff ½·⅔ + ½.
         assert_eq!(
             scores.and_then(|s| s.get("coffe").copied()),

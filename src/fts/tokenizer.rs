@@ -127,8 +127,14 @@ mod tests {
 
     #[test]
     fn splits_stems_and_folds() {
-        assert_eq!(terms("Coffee and cakes!", Language::English), ["coffe", "cake"]);
-        assert_eq!(terms("don't stop-words", Language::English), ["stop", "word"]);
+        assert_eq!(
+            terms("Coffee and cakes!", Language::English),
+            ["coffe", "cake"]
+        );
+        assert_eq!(
+            terms("don't stop-words", Language::English),
+            ["stop", "word"]
+        );
         assert_eq!(terms("don't", Language::None), ["don", "t"]);
         assert_eq!(terms("Café CRÈME", Language::None), ["cafe", "creme"]);
         assert_eq!(terms("under_score", Language::None), ["under_score"]);

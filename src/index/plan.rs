@@ -74,7 +74,7 @@ fn parse_hint(c: &Collection, hint: Option<&Bson>) -> Result<Hint> {
     let visible = |pred: &dyn Fn(&Index) -> bool| {
         c.indexes()
             .iter()
-            .position(|ix| pred(ix) && !ix.spec.hidden)
+            .position(|ix| pred(ix) && !ix.spec.hidden && ix.spec.text.is_none())
             .map(Hint::Index)
             .ok_or_else(bad_hint)
     };
@@ -176,7 +176,7 @@ pub fn plan(
         }
         Hint::None => {
             for (i, ix) in c.indexes().iter().enumerate() {
-                if ix.spec.hidden {
+                if ix.spec.hidden || ix.spec.text.is_some() {
                     continue;
                 }
                 let p = index_plan(ix, i, &conds, sort);

@@ -5,6 +5,7 @@ mod filter;
 mod matcher;
 mod ops;
 pub mod sort;
+pub mod text;
 pub(crate) mod upsert;
 
 use crate::error::Result;
@@ -24,6 +25,7 @@ pub struct Filter {
 impl Filter {
     pub fn compile(filter: &Document, ctx: &CompileCtx) -> Result<Filter> {
         let root = Parser { ctx }.parse_doc(filter, Level::Top)?;
+        text::check_placement(&root)?;
         Ok(Filter {
             root,
             equalities: upsert::equalities(filter),

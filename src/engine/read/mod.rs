@@ -1,6 +1,7 @@
 //! Read methods: find (a cursor, see `cursor`), findOne, countDocuments,
 //! estimatedDocumentCount, count, distinct.
 mod cursor;
+mod text_find;
 
 use super::explain::CountRun;
 use super::{Answer, Call, Command, Method, Session};

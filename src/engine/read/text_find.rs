@@ -1,0 +1,122 @@
+//! `find()` with `$text`: matched over the collection's text index, each
+//! document carrying its score to the sort and the projection that ask for
+//! `{$meta: "textScore"}`. See https://www.mongodb.com/docs/manual/reference/operator/query/text/.
+use crate::error::Result;
+use crate::expr::Scope;
+use crate::index::explain::{num, Verbosity};
+use crate::index::text::{bind, strip_score, winning_plan, with_score};
+use crate::projection::Projection;
+use crate::query::sort::SortSpec;
+use crate::query::Filter;
+use crate::storage::{Database, DB_NAME};
+use bson::{doc, Bson, Document};
+
+pub(super) struct TextFind<'a> {
+    pub filter: &'a Filter,
+    pub filter_doc: &'a Document,
+    pub sort: Option<&'a SortSpec>,
+    pub projection: Option<&'a Projection>,
+    pub projection_doc: Option<&'a Document>,
+    pub skip: usize,
+    /// 0 = no limit.
+    pub limit: usize,
+}
+
+impl TextFind<'_> {
+    /// The documents and the explain of what was done.
+    pub(super) fn run(
+        &self,
+        db: &Database,
+        coll: &str,
+        scope: &Scope,
+        verbosity: Verbosity,
+    ) -> Result<(Vec<Document>, Bson)> {
+        let c = db.collection(coll);
+        let filter = bind(self.filter, self.filter_doc, c)?;
+        let Some(search) = filter.text_search() else {
+            return Ok((Vec::new(), Bson::Null));
+        };
+        let (mut keys, mut fetched) = (0, 0);
+        let mut matched = Vec::new();
+        for d in c.map(|c| c.docs()).unwrap_or_default() {
+            let hits = search.keys_hit(d)?;
+            if hits == 0 {
+                continue;
+            }
+            keys += hits;
+            fetched += 1;
+            if let Some(pos) = filter.matches_at(d, scope)? {
+                matched.push((with_score(d, search)?, pos));
+            }
+        }
+        if let Some(sort) = self.sort.filter(|s| !s.is_empty()) {
+            let order = {
+                let refs: Vec<&Document> = matched.iter().map(|m| &m.0).collect();
+                sort.order(&refs, None)
+            };
+            let mut slots: Vec<Option<(Document, Option<usize>)>> =
+                matched.into_iter().map(Some).collect();
+            matched = order
+                .into_iter()
+                .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+                .collect();
+        }
+        let take = if self.limit == 0 {
+            usize::MAX
+        } else {
+            self.limit
+        };
+        let mut out = Vec::new();
+        for (d, pos) in matched.into_iter().skip(self.skip).take(take) {
+            let mut d = match self.projection {
+                Some(p) => p.apply(&d, pos, scope)?,
+                None => d,
+            };
+            strip_score(&mut d);
+            out.push(d);
+        }
+        let wants_score = self.sort.is_some_and(SortSpec::uses_text_score)
+            || self.projection.is_some_and(Projection::uses_text_score);
+        let mut plan = winning_plan(search, wants_score);
+        if let Some(sort) = self.sort.filter(|s| !s.is_empty()) {
+            plan = doc! {"stage": "SORT", "sortPattern": sort.pattern(), "memLimit": 104_857_600, "type": "simple", "inputStage": plan};
+        }
+        if let Some(p) = self.projection_doc.filter(|p| !p.is_empty()) {
+            plan =
+                doc! {"stage": "PROJECTION_DEFAULT", "transformBy": p.clone(), "inputStage": plan};
+        }
+        let mut explain = doc! {
+            "explainVersion": "1",
+            "queryPlanner": {
+                "namespace": format!("{DB_NAME}.{coll}"),
+                "parsedQuery": self.filter_doc.clone(),
+                "winningPlan": plan,
+                "rejectedPlans": [],
+            },
+        };
+        if verbosity >= Verbosity::ExecutionStats {
+            let stages = explain
+                .get_document("queryPlanner")
+                .and_then(|q| q.get_document("winningPlan"))
+                .cloned()
+                .unwrap_or_default();
+            explain.insert(
+                "executionStats",
+                doc! {
+                    "executionSuccess": true,
+                    "nReturned": num(out.len()),
+                    "executionTimeMillis": 0,
+                    "totalKeysExamined": num(keys),
+                    "totalDocsExamined": num(fetched),
+                    "executionStages": stages,
+                },
+            );
+        }
+        explain.insert(
+            "command",
+            doc! {"find": coll, "filter": self.filter_doc.clone(), "$db": DB_NAME},
+        );
+        explain.insert("ok", 1);
+        Ok((out, Bson::Document(explain)))
+    }
+}

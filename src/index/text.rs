@@ -1,0 +1,120 @@
+//! A `$text` query planned as the server plans it: over the collection's one
+//! text index (its equality prefix given), and explained as 8.0's classic
+//! engine shows it (TEXT_MATCH over TEXT_OR, or FETCH over OR/IXSCAN when no
+//! score is asked for).
+use crate::error::{Error, Result};
+use crate::fts::Search;
+use crate::query::text::text_index_required;
+use crate::query::Filter;
+use crate::storage::Collection;
+use bson::{doc, Bson, Document};
+
+/// The filter with its `$text` bound to the collection's text index.
+pub fn bind(filter: &Filter, filter_doc: &Document, c: Option<&Collection>) -> Result<Filter> {
+    let Some(args) = filter.text() else {
+        return Ok(filter.clone());
+    };
+    let ix = c
+        .and_then(|c| c.indexes().iter().find(|ix| ix.spec.text.is_some()))
+        .ok_or_else(text_index_required)?;
+    let Some(spec) = ix.spec.text.as_deref() else {
+        return Err(text_index_required());
+    };
+    for field in &spec.prefix {
+        if !equality_on(filter_doc, field) {
+            return Err(Error::new(
+                291,
+                "NoQueryExecutionPlans",
+                "error processing query: planner returned error :: caused by :: failed to use text index to satisfy $text query (if text index is compound, are equality predicates given for all prefix fields?)",
+            ));
+        }
+    }
+    let mut bound = filter.clone();
+    bound.bind_text(Search::new(args, spec, &ix.spec.name, &ix.spec.key));
+    Ok(bound)
+}
+
+/// Does the filter fix `field` by equality at its top level (or in a top-level `$and`)?
+fn equality_on(filter: &Document, field: &str) -> bool {
+    filter.iter().any(|(k, v)| match (k.as_str(), v) {
+        ("$and", Bson::Array(items)) => items
+            .iter()
+            .any(|i| matches!(i, Bson::Document(d) if equality_on(d, field))),
+        (k, Bson::Document(d)) if k == field => {
+            d.keys().next().is_none_or(|op| !op.starts_with('$'))
+                || d.len() == 1 && d.contains_key("$eq")
+        }
+        (k, _) => k == field,
+    })
+}
+
+/// Copy a matched document with its score, for the stages that read it.
+pub fn with_score(doc: &Document, search: &Search) -> Result<Document> {
+    let mut d = doc.clone();
+    if let Some(score) = search.score(doc)? {
+        d.insert(crate::fts::SCORE_FIELD, score);
+    }
+    Ok(d)
+}
+
+/// Remove the carried score from a document about to leave (at any depth:
+/// `$push: "$$ROOT"` may have nested it).
+pub fn strip_score(doc: &mut Document) {
+    doc.remove(crate::fts::SCORE_FIELD);
+    for (_, v) in doc.iter_mut() {
+        strip_value(v);
+    }
+}
+
+fn strip_value(v: &mut Bson) {
+    match v {
+        Bson::Document(d) => strip_score(d),
+        Bson::Array(items) => items.iter_mut().for_each(strip_value),
+        _ => {}
+    }
+}
+
+/// The plan's stages: `TEXT_MATCH` over `TEXT_OR` (scores wanted) or over
+/// `FETCH` of one `IXSCAN` per term (`OR` of them for several terms).
+pub fn winning_plan(search: &Search, wants_score: bool) -> Document {
+    let ixscan = |_term: &str| {
+        doc! {
+            "stage": "IXSCAN",
+            "keyPattern": search.key.clone(),
+            "indexName": search.index_name.clone(),
+            "isMultiKey": true,
+            "isUnique": false,
+            "isSparse": false,
+            "isPartial": false,
+            "indexVersion": 2,
+            "direction": "backward",
+            "indexBounds": {},
+        }
+    };
+    let scans: Vec<Document> = search
+        .parsed
+        .bounds_terms
+        .iter()
+        .map(|t| ixscan(t))
+        .collect();
+    let input = if wants_score {
+        doc! {"stage": "TEXT_OR", "inputStages": scans.into_iter().map(Bson::Document).collect::<Vec<_>>()}
+    } else {
+        let inner = match scans.len() {
+            1 => scans.into_iter().next().unwrap_or_default(),
+            _ => {
+                doc! {"stage": "OR", "inputStages": scans.into_iter().map(Bson::Document).collect::<Vec<_>>()}
+            }
+        };
+        doc! {"stage": "FETCH", "inputStage": inner}
+    };
+    let prefix: Document = Document::new();
+    doc! {
+        "stage": "TEXT_MATCH",
+        "indexPrefix": prefix,
+        "indexName": search.index_name.clone(),
+        "parsedTextQuery": search.parsed_query(),
+        "textIndexVersion": search.spec.version,
+        "inputStage": input,
+    }
+}
