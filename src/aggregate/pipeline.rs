@@ -146,6 +146,11 @@ impl Pipeline {
         Ok(Pipeline { stages: out })
     }
 
+    /// Does the pipeline start with a `$text` match (its documents carry scores)?
+    pub fn has_text(&self) -> bool {
+        matches!(self.stages.first(), Some(Stage::Match(f)) if f.text().is_some())
+    }
+
     /// Does the pipeline start with `$documents` (so it needs no input)?
     pub fn starts_with_documents(&self) -> bool {
         matches!(self.stages.first(), Some(Stage::Documents(_)))
@@ -195,9 +200,12 @@ impl Pipeline {
         let result: Vec<Document> = {
             let dbr: &Database = db;
             let (body, docs): (&[Stage], Docs) = match &source {
-                Source::Collection(name) => match dbr.collection(name) {
-                    Some(c) => leading(body, c.docs(), scope)?,
-                    None => (body, Vec::new()),
+                Source::Collection(name) => match (dbr.collection(name), body) {
+                    (c, [Stage::Match(f), rest @ ..]) if f.text().is_some() => {
+                        (rest, text_match(f, c, scope)?)
+                    }
+                    (Some(c), _) => leading(body, c.docs(), scope)?,
+                    (None, _) => (body, Vec::new()),
                 },
                 Source::Docs(_) | Source::Empty => (body, Vec::new()),
             };
@@ -205,9 +213,16 @@ impl Pipeline {
                 Source::Docs(v) => v.into_iter().map(Cow::Owned).collect(),
                 _ => docs,
             };
+            let scored = self.has_text();
             run_stages(body, docs, dbr, scope)?
                 .into_iter()
-                .map(Cow::into_owned)
+                .map(|d| {
+                    let mut d = d.into_owned();
+                    if scored {
+                        crate::index::text::strip_score(&mut d);
+                    }
+                    d
+                })
                 .collect()
         };
         match write {
@@ -263,6 +278,27 @@ fn leading<'a>(
     })
 }
 
+/// A leading `$text` match: over the collection's text index, each document
+/// carrying its score for `{$meta: "textScore"}` further on.
+fn text_match<'a>(
+    f: &Filter,
+    c: Option<&'a crate::storage::Collection>,
+    scope: &Scope,
+) -> Result<Docs<'a>> {
+    let filter = crate::index::text::bind(f, None, c)?;
+    let (Some(search), Some(c)) = (filter.text_search(), c) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for d in c.docs() {
+        if filter.matches(d, scope)? {
+            out.push(Cow::Owned(crate::index::text::with_score(d, search)?));
+        }
+    }
+    crate::budget::check()?;
+    Ok(out)
+}
+
 /// Stage `i` of `stages` compiled where it stands (the page's stage-by-stage view).
 pub(crate) fn compile_one(
     stages: &[Bson],
@@ -300,7 +336,14 @@ fn compile_stage(
                     "the match filter must be an expression in an object",
                 ));
             };
-            Stage::Match(Filter::compile(d, ctx)?)
+            let filter = Filter::compile(d, ctx)?;
+            if filter.text().is_some() && !(first && place == Place::Top) {
+                return Err(Error::location(
+                    17313,
+                    "$match with $text is only allowed as the first pipeline stage",
+                ));
+            }
+            Stage::Match(filter)
         }
         "$project" => Stage::Project(Projection::project(spec, ctx)?),
         "$addFields" | "$set" => Stage::Project(Projection::add_fields(spec, name, ctx)?),

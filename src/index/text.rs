@@ -9,19 +9,23 @@ use crate::query::Filter;
 use crate::storage::Collection;
 use bson::{doc, Bson, Document};
 
-/// The filter with its `$text` bound to the collection's text index.
-pub fn bind(filter: &Filter, filter_doc: &Document, c: Option<&Collection>) -> Result<Filter> {
-    let Some(args) = filter.text() else {
+/// The filter with its `$text` bound to the collection's text index (a
+/// collection that does not exist leaves it unbound: it has no documents).
+/// `filter_doc`, when given, must fix a compound index's prefix fields.
+pub fn bind(filter: &Filter, filter_doc: Option<&Document>, c: Option<&Collection>) -> Result<Filter> {
+    let (Some(args), Some(c)) = (filter.text(), c) else {
         return Ok(filter.clone());
     };
     let ix = c
-        .and_then(|c| c.indexes().iter().find(|ix| ix.spec.text.is_some()))
+        .indexes()
+        .iter()
+        .find(|ix| ix.spec.text.is_some())
         .ok_or_else(text_index_required)?;
     let Some(spec) = ix.spec.text.as_deref() else {
         return Err(text_index_required());
     };
     for field in &spec.prefix {
-        if !equality_on(filter_doc, field) {
+        if filter_doc.is_some_and(|d| !equality_on(d, field)) {
             return Err(Error::new(
                 291,
                 "NoQueryExecutionPlans",

@@ -32,7 +32,7 @@ impl TextFind<'_> {
         verbosity: Verbosity,
     ) -> Result<(Vec<Document>, Bson)> {
         let c = db.collection(coll);
-        let filter = bind(self.filter, self.filter_doc, c)?;
+        let filter = bind(self.filter, Some(self.filter_doc), c)?;
         let Some(search) = filter.text_search() else {
             return Ok((Vec::new(), Bson::Null));
         };
