@@ -143,7 +143,11 @@ impl Pipeline {
             }
             out.push(compiled);
         }
-        Ok(Pipeline { stages: out })
+        let pipeline = Pipeline { stages: out };
+        if place == Place::Top && !pipeline.has_text() && stages.iter().any(asks_text_score) {
+            return Err(crate::fts::score_unavailable());
+        }
+        Ok(pipeline)
     }
 
     /// Does the pipeline start with a `$text` match (its documents carry scores)?
@@ -276,6 +280,18 @@ fn leading<'a>(
         }
         _ => (stages, docs.iter().map(Cow::Borrowed).collect()),
     })
+}
+
+/// Does a stage ask for `{$meta: "textScore"}` anywhere (nesting is bounded by the reader)?
+fn asks_text_score(v: &Bson) -> bool {
+    match v {
+        Bson::Document(d) => {
+            matches!(d.get("$meta"), Some(Bson::String(s)) if s == "textScore")
+                || d.values().any(asks_text_score)
+        }
+        Bson::Array(items) => items.iter().any(asks_text_score),
+        _ => false,
+    }
 }
 
 /// A leading `$text` match: over the collection's text index, each document

@@ -12,7 +12,11 @@ use bson::{doc, Bson, Document};
 /// The filter with its `$text` bound to the collection's text index (a
 /// collection that does not exist leaves it unbound: it has no documents).
 /// `filter_doc`, when given, must fix a compound index's prefix fields.
-pub fn bind(filter: &Filter, filter_doc: Option<&Document>, c: Option<&Collection>) -> Result<Filter> {
+pub fn bind(
+    filter: &Filter,
+    filter_doc: Option<&Document>,
+    c: Option<&Collection>,
+) -> Result<Filter> {
     let (Some(args), Some(c)) = (filter.text(), c) else {
         return Ok(filter.clone());
     };
