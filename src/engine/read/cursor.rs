@@ -385,7 +385,7 @@ impl Find {
             skip: usize::try_from(self.skip).unwrap_or(usize::MAX),
             limit: usize::try_from(self.limit.unsigned_abs()).unwrap_or(usize::MAX),
         }
-        .run(&session.db, coll, &scope, verbosity)
+        .run(session.db, coll, &scope, verbosity)
     }
 
     fn check_skip(&self) -> Result<()> {
