@@ -81,7 +81,7 @@ impl Tokenizer {
     pub fn new(lang: Language) -> Tokenizer {
         Tokenizer {
             lang,
-            stemmer: lang.algorithm().map(Stemmer::create),
+            stemmer: lang.stemmer(),
         }
     }
 

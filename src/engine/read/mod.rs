@@ -165,6 +165,7 @@ fn count_documents(session: &Session, coll: &str, call: &Call) -> Result<(Bson, 
         simple::limit(v)?;
     }
     let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), session.db.collection(coll))?;
     count_matches(session, coll, &filter, filter_doc, opts)
 }
 
@@ -186,6 +187,7 @@ fn legacy_count(session: &Session, coll: &str, call: &Call) -> Result<(Bson, Cou
         ],
     )?;
     let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), session.db.collection(coll))?;
     count_matches(session, coll, &filter, filter_doc, opts)
 }
 
@@ -234,6 +236,7 @@ fn distinct(session: &Session, coll: &str, call: &Call) -> Result<(Bson, String,
     let mut seen: BTreeSet<OrdBson> = BTreeSet::new();
     let c = session.db.collection(coll);
     let filter_doc = call.doc_arg(1, "filter")?.unwrap_or(&empty);
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), c)?;
     let plan = crate::index::plan::plan(c, filter_doc, None, opts.get("hint"))?;
     let mut matched = 0;
     let mut scan = plan.scan(c);
