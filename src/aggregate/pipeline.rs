@@ -144,7 +144,10 @@ impl Pipeline {
             out.push(compiled);
         }
         let pipeline = Pipeline { stages: out };
-        if place == Place::Top && !pipeline.has_text() && stages.iter().any(asks_text_score) {
+        if place == Place::Top
+            && !pipeline.has_text()
+            && stages.iter().any(crate::fts::asks_text_score)
+        {
             return Err(crate::fts::score_unavailable());
         }
         Ok(pipeline)
@@ -280,18 +283,6 @@ fn leading<'a>(
         }
         _ => (stages, docs.iter().map(Cow::Borrowed).collect()),
     })
-}
-
-/// Does a stage ask for `{$meta: "textScore"}` anywhere (nesting is bounded by the reader)?
-fn asks_text_score(v: &Bson) -> bool {
-    match v {
-        Bson::Document(d) => {
-            matches!(d.get("$meta"), Some(Bson::String(s)) if s == "textScore")
-                || d.values().any(asks_text_score)
-        }
-        Bson::Array(items) => items.iter().any(asks_text_score),
-        _ => false,
-    }
 }
 
 /// A leading `$text` match: over the collection's text index, each document
@@ -480,9 +471,14 @@ pub(crate) fn run_stages<'a>(
         docs = match stage {
             Stage::Match(f) => {
                 let mut out = Vec::with_capacity(docs.len());
+                let search = f.text_search();
                 for d in docs {
                     if f.matches(&d, scope)? {
-                        out.push(d);
+                        out.push(match search {
+                            // A bound `$text` (the Stages view): the score rides along.
+                            Some(s) => Cow::Owned(crate::index::text::with_score(&d, s)?),
+                            None => d,
+                        });
                     }
                 }
                 out

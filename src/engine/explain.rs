@@ -112,6 +112,7 @@ fn execute<'c>(
     max: usize,
 ) -> Result<(Vec<&'c Document>, Executed)> {
     let filter = Filter::compile(filter_doc, &CompileCtx::default())?;
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), c)?;
     let plan = plan(c, filter_doc, sort, hint)?;
     let scope = Scope::new(run);
     let mut matched = Vec::new();
@@ -448,7 +449,10 @@ fn distinct_explained(
 /// See https://www.mongodb.com/docs/manual/core/query-plans/#aggregation-pipeline-optimization.
 pub fn aggregate(session: &mut Session, coll: &str, stages: &[Bson], v: Verbosity) -> Result<Bson> {
     // Compiling first reports pipeline errors as aggregate() would.
-    Pipeline::compile(stages, &CompileCtx::default())?;
+    let pipeline = Pipeline::compile(stages, &CompileCtx::default())?;
+    if pipeline.has_text() {
+        return text_aggregate(session, coll, stages, v);
+    }
     let mut matches = Vec::new();
     let mut sort: Option<Document> = None;
     let (mut skip, mut limit) = (0i64, 0i64);
@@ -588,6 +592,50 @@ pub fn aggregate(session: &mut Session, coll: &str, stages: &[Bson], v: Verbosit
         }
         out_stages.push(Bson::Document(shown));
     }
+    Ok(Bson::Document(doc! {
+        "explainVersion": "1",
+        "stages": out_stages,
+        "command": command,
+        "ok": 1,
+    }))
+}
+
+/// A pipeline that starts with a `$text` match: the text plan under
+/// `$cursor`, then the other stages as written.
+fn text_aggregate(session: &Session, coll: &str, stages: &[Bson], v: Verbosity) -> Result<Bson> {
+    let filter_doc = match stages.first() {
+        Some(Bson::Document(d)) => d.get_document("$match").cloned().unwrap_or_default(),
+        _ => Document::new(),
+    };
+    let c = session.db.collection(coll);
+    let filter = Filter::compile(&filter_doc, &CompileCtx::default())?;
+    let filter = crate::index::text::bind(&filter, Some(&filter_doc), c)?;
+    let Some(search) = filter.text_search() else {
+        return Ok(Bson::Null);
+    };
+    let scope = Scope::new(&session.run);
+    let scanned = crate::index::text::scan(&filter, c, &scope)?;
+    let wants_score = stages
+        .iter()
+        .skip(1)
+        .any(crate::fts::asks_text_score);
+    let plan = crate::index::text::winning_plan(search, wants_score);
+    let exec = (v >= Verbosity::ExecutionStats).then_some((
+        scanned.matched.len(),
+        scanned.keys_examined,
+        scanned.docs_examined,
+    ));
+    let command = doc! { "aggregate": coll, "pipeline": stages.to_vec(), "explain": true, "cursor": {}, "$db": DB_NAME };
+    let ns = Database::namespace(coll);
+    let mut explained = crate::index::text::explain(&ns, &filter_doc, plan, exec, command.clone());
+    if stages.len() == 1 {
+        return Ok(Bson::Document(explained));
+    }
+    explained.remove("explainVersion");
+    explained.remove("command");
+    explained.remove("ok");
+    let mut out_stages = vec![Bson::Document(doc! { "$cursor": explained })];
+    out_stages.extend(stages.iter().skip(1).cloned());
     Ok(Bson::Document(doc! {
         "explainVersion": "1",
         "stages": out_stages,

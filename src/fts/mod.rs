@@ -45,3 +45,15 @@ pub fn score_unavailable() -> crate::error::Error {
         "query requires text score metadata, but it is not available",
     )
 }
+
+/// Does a stage ask for `{$meta: "textScore"}` anywhere (nesting is bounded by the reader)?
+pub fn asks_text_score(v: &bson::Bson) -> bool {
+    match v {
+        bson::Bson::Document(d) => {
+            matches!(d.get("$meta"), Some(bson::Bson::String(s)) if s == "textScore")
+                || d.values().any(asks_text_score)
+        }
+        bson::Bson::Array(items) => items.iter().any(asks_text_score),
+        _ => false,
+    }
+}

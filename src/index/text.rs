@@ -3,7 +3,9 @@
 //! engine shows it (TEXT_MATCH over TEXT_OR, or FETCH over OR/IXSCAN when no
 //! score is asked for).
 use crate::error::{Error, Result};
+use crate::expr::Scope;
 use crate::fts::Search;
+use crate::index::explain::num;
 use crate::query::text::text_index_required;
 use crate::query::Filter;
 use crate::storage::Collection;
@@ -125,4 +127,72 @@ pub fn winning_plan(search: &Search, wants_score: bool) -> Document {
         "textIndexVersion": search.spec.version,
         "inputStage": input,
     }
+}
+
+/// The documents a bound `$text` filter matches (with their positional
+/// matches), and the index keys and documents a scan of the text index reads.
+pub struct TextScan<'c> {
+    pub matched: Vec<(&'c Document, Option<usize>)>,
+    pub keys_examined: usize,
+    pub docs_examined: usize,
+}
+
+pub fn scan<'c>(filter: &Filter, c: Option<&'c Collection>, scope: &Scope) -> Result<TextScan<'c>> {
+    let mut out = TextScan {
+        matched: Vec::new(),
+        keys_examined: 0,
+        docs_examined: 0,
+    };
+    let (Some(search), Some(c)) = (filter.text_search(), c) else {
+        return Ok(out);
+    };
+    for d in c.docs() {
+        let hits = search.keys_hit(d)?;
+        if hits == 0 {
+            continue;
+        }
+        out.keys_examined += hits;
+        out.docs_examined += 1;
+        if let Some(pos) = filter.matches_at(d, scope)? {
+            out.matched.push((d, pos));
+        }
+    }
+    crate::budget::check()?;
+    Ok(out)
+}
+
+/// The explain document around a text plan (`exec`: documents returned,
+/// keys and documents examined).
+pub fn explain(
+    ns: &str,
+    filter_doc: &Document,
+    plan: Document,
+    exec: Option<(usize, usize, usize)>,
+    command: Document,
+) -> Document {
+    let mut out = doc! {
+        "explainVersion": "1",
+        "queryPlanner": {
+            "namespace": ns,
+            "parsedQuery": filter_doc.clone(),
+            "winningPlan": plan.clone(),
+            "rejectedPlans": [],
+        },
+    };
+    if let Some((returned, keys, docs)) = exec {
+        out.insert(
+            "executionStats",
+            doc! {
+                "executionSuccess": true,
+                "nReturned": num(returned),
+                "executionTimeMillis": 0,
+                "totalKeysExamined": num(keys),
+                "totalDocsExamined": num(docs),
+                "executionStages": plan,
+            },
+        );
+    }
+    out.insert("command", command);
+    out.insert("ok", 1);
+    out
 }

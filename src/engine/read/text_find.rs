@@ -3,8 +3,8 @@
 //! `{$meta: "textScore"}`. See https://www.mongodb.com/docs/manual/reference/operator/query/text/.
 use crate::error::Result;
 use crate::expr::Scope;
-use crate::index::explain::{num, Verbosity};
-use crate::index::text::{bind, strip_score, winning_plan, with_score};
+use crate::index::explain::Verbosity;
+use crate::index::text::{bind, explain, scan, strip_score, winning_plan, with_score};
 use crate::projection::Projection;
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
@@ -36,18 +36,10 @@ impl TextFind<'_> {
         let Some(search) = filter.text_search() else {
             return Ok((Vec::new(), Bson::Null));
         };
-        let (mut keys, mut fetched) = (0, 0);
-        let mut matched = Vec::new();
-        for d in c.map(|c| c.docs()).unwrap_or_default() {
-            let hits = search.keys_hit(d)?;
-            if hits == 0 {
-                continue;
-            }
-            keys += hits;
-            fetched += 1;
-            if let Some(pos) = filter.matches_at(d, scope)? {
-                matched.push((with_score(d, search)?, pos));
-            }
+        let scanned = scan(&filter, c, scope)?;
+        let mut matched = Vec::with_capacity(scanned.matched.len());
+        for (d, pos) in &scanned.matched {
+            matched.push((with_score(d, search)?, *pos));
         }
         if let Some(sort) = self.sort.filter(|s| !s.is_empty()) {
             let order = {
@@ -85,38 +77,14 @@ impl TextFind<'_> {
             plan =
                 doc! {"stage": "PROJECTION_DEFAULT", "transformBy": p.clone(), "inputStage": plan};
         }
-        let mut explain = doc! {
-            "explainVersion": "1",
-            "queryPlanner": {
-                "namespace": format!("{DB_NAME}.{coll}"),
-                "parsedQuery": self.filter_doc.clone(),
-                "winningPlan": plan,
-                "rejectedPlans": [],
-            },
-        };
-        if verbosity >= Verbosity::ExecutionStats {
-            let stages = explain
-                .get_document("queryPlanner")
-                .and_then(|q| q.get_document("winningPlan"))
-                .cloned()
-                .unwrap_or_default();
-            explain.insert(
-                "executionStats",
-                doc! {
-                    "executionSuccess": true,
-                    "nReturned": num(out.len()),
-                    "executionTimeMillis": 0,
-                    "totalKeysExamined": num(keys),
-                    "totalDocsExamined": num(fetched),
-                    "executionStages": stages,
-                },
-            );
-        }
-        explain.insert(
-            "command",
-            doc! {"find": coll, "filter": self.filter_doc.clone(), "$db": DB_NAME},
-        );
-        explain.insert("ok", 1);
+        let exec = (verbosity >= Verbosity::ExecutionStats).then_some((
+            out.len(),
+            scanned.keys_examined,
+            scanned.docs_examined,
+        ));
+        let command = doc! {"find": coll, "filter": self.filter_doc.clone(), "$db": DB_NAME};
+        let ns = Database::namespace(coll);
+        let explain = explain(&ns, self.filter_doc, plan, exec, command);
         Ok((out, Bson::Document(explain)))
     }
 }

@@ -124,7 +124,8 @@ fn modify_one(
     update_span: Span,
 ) -> Result<Bson> {
     let ctx = opts.compile_ctx();
-    let (filter, sort, projection) = compile_parts(filter, opts, &ctx, !opts.return_after)?;
+    let (compiled, sort, projection) = compile_parts(filter, opts, &ctx, !opts.return_after)?;
+    let filter = crate::index::text::bind(&compiled, Some(filter), session.db.collection(coll))?;
     let update = Update::compile(update, opts.array_filters.as_deref(), &ctx)
         .map_err(|e| e.at(update_span))?;
     let scope = opts.scope(&session.run);
@@ -149,7 +150,8 @@ fn modify_one(
 
 fn delete_one(session: &mut Session, coll: &str, filter: &Document, opts: &Opts) -> Result<Bson> {
     let ctx = opts.compile_ctx();
-    let (filter, sort, projection) = compile_parts(filter, opts, &ctx, true)?;
+    let (compiled, sort, projection) = compile_parts(filter, opts, &ctx, true)?;
+    let filter = crate::index::text::bind(&compiled, Some(filter), session.db.collection(coll))?;
     let scope = opts.scope(&session.run);
     let target = Target {
         filter: &filter,
