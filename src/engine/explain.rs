@@ -615,10 +615,7 @@ fn text_aggregate(session: &Session, coll: &str, stages: &[Bson], v: Verbosity) 
     };
     let scope = Scope::new(&session.run);
     let scanned = crate::index::text::scan(&filter, c, &scope)?;
-    let wants_score = stages
-        .iter()
-        .skip(1)
-        .any(crate::fts::asks_text_score);
+    let wants_score = stages.iter().skip(1).any(crate::fts::asks_text_score);
     let plan = crate::index::text::winning_plan(search, wants_score);
     let exec = (v >= Verbosity::ExecutionStats).then_some((
         scanned.matched.len(),
