@@ -196,3 +196,59 @@ pub fn explain(
     out.insert("ok", 1);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fts::{fix_spec, TextArgs};
+
+    fn search(q: &str) -> Search {
+        let fixed = fix_spec(&doc! {"subject": "text"}, &doc! {}).ok();
+        let Some(fixed) = fixed else { panic!("spec") };
+        let args = TextArgs::parse(&Bson::Document(doc! {"$search": q})).ok();
+        let Some(args) = args else { panic!("args") };
+        Search::new(&args, &fixed.spec, "subject_text", &fixed.key)
+    }
+
+    #[test]
+    fn plans_as_the_classic_engine_shows_them() {
+        let plan = winning_plan(&search("coffee -tea"), false);
+        assert_eq!(plan.get_str("stage").ok(), Some("TEXT_MATCH"));
+        assert_eq!(
+            plan.get_document("parsedTextQuery").ok(),
+            Some(
+                &doc! {"terms": ["coffe"], "negatedTerms": ["tea"], "phrases": [], "negatedPhrases": []}
+            )
+        );
+        let fetch = plan.get_document("inputStage").ok();
+        assert_eq!(fetch.and_then(|f| f.get_str("stage").ok()), Some("FETCH"));
+        let scan = fetch.and_then(|f| f.get_document("inputStage").ok());
+        assert_eq!(scan.and_then(|s| s.get_str("stage").ok()), Some("IXSCAN"));
+        // Two terms: an OR of two scans; a score asked for: TEXT_OR.
+        let plan = winning_plan(&search("coffee cake"), false);
+        let or = plan
+            .get_document("inputStage")
+            .and_then(|f| f.get_document("inputStage"))
+            .ok();
+        assert_eq!(or.and_then(|o| o.get_str("stage").ok()), Some("OR"));
+        let plan = winning_plan(&search("coffee"), true);
+        let text_or = plan.get_document("inputStage").ok();
+        assert_eq!(
+            text_or.and_then(|o| o.get_str("stage").ok()),
+            Some("TEXT_OR")
+        );
+    }
+
+    #[test]
+    fn the_score_never_leaves() {
+        let mut d = doc! {"a": 1, "b": [{"c": 2}]};
+        d.insert(crate::fts::SCORE_FIELD, 1.5);
+        if let Some(Bson::Array(items)) = d.get_mut("b") {
+            if let Some(Bson::Document(inner)) = items.first_mut() {
+                inner.insert(crate::fts::SCORE_FIELD, 0.5);
+            }
+        }
+        strip_score(&mut d);
+        assert_eq!(d, doc! {"a": 1, "b": [{"c": 2}]});
+    }
+}
