@@ -5,7 +5,7 @@
 //!
 //! Layers, lowest first; a module uses only itself and the modules listed before
 //! it (tests/layers.rs reads these lines and checks every file's imports):
-//! - values and text: error, base64, sorting, budget, context, tzdb, value, pcre, text, json
+//! - values and text: error, base64, sorting, budget, context, tzdb, collation, value, pcre, text, json
 //! - reader: shell, config, link
 //! - expressions: expr
 //! - filters and projections: query, projection
@@ -23,6 +23,7 @@ pub mod assist;
 pub mod base64;
 pub mod bench_api;
 pub mod budget;
+pub mod collation;
 pub mod config;
 pub mod context;
 pub mod engine;

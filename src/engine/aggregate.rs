@@ -62,9 +62,8 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
                     };
                     bind_let(vars, &mut ctx, &mut scope).map_err(|e| e.at(call.span))?;
                 }
-                "collation" => {
-                    return Err(Error::not_supported("the collation option").at(call.span))
-                }
+                // Read by the engine for the whole command (engine::collation).
+                "collation" => {}
                 "explain" => {
                     if let (Some(coll), true) =
                         (coll, !matches!(v, Bson::Boolean(false) | Bson::Null))

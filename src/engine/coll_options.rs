@@ -3,11 +3,13 @@
 //! is refused by name (`CommandNotSupported`), never accepted and ignored.
 //! https://www.mongodb.com/docs/manual/reference/command/create/
 use super::{stats, Call, Database};
+use crate::collation::Collation;
 use crate::context::RunCtx;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::query::Filter;
 use bson::{Bson, Document};
+use std::rc::Rc;
 
 /// `create` fields with no effect on one in-memory database: accepted.
 const WITHOUT_EFFECT: &[&str] = &["writeConcern", "comment"];
@@ -27,7 +29,6 @@ const NOT_IMPLEMENTED: &[&str] = &[
     "indexOptionDefaults",
     "viewOn",
     "pipeline",
-    "collation",
     "timeseries",
     "expireAfterSeconds",
     "clusteredIndex",
@@ -38,10 +39,13 @@ const NOT_IMPLEMENTED: &[&str] = &[
     "flags",
 ];
 
-/// Check `createCollection(name, options)`'s options.
-pub fn check_create(options: Option<&Document>) -> Result<()> {
+/// Check `createCollection(name, options)`'s options; the collection's
+/// default collation, if they give one.
+pub fn check_create(options: Option<&Document>) -> Result<Option<Rc<Collation>>> {
+    let mut collation = None;
     for (k, v) in options.into_iter().flatten() {
         match k.as_str() {
+            "collation" => collation = crate::storage::collation::parse(v)?,
             k if WITHOUT_EFFECT.contains(&k) => {}
             // `capped: false` is what every collection is.
             "capped" if matches!(v, Bson::Boolean(false)) => {}
@@ -58,7 +62,7 @@ pub fn check_create(options: Option<&Document>) -> Result<()> {
             }
         }
     }
-    Ok(())
+    Ok(collation)
 }
 
 /// `db.getCollectionInfos(filter, options)`: the entries the filter matches

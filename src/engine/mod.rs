@@ -4,6 +4,7 @@ mod aggregate;
 mod answer;
 mod call;
 mod coll_options;
+mod collation;
 mod command;
 mod explain;
 mod indexes;
@@ -270,6 +271,7 @@ impl<'a> Session<'a> {
     /// Run one collection method (with its cursor modifiers).
     fn run_command(&mut self, cmd: &Command) -> Result<Answer> {
         let (coll, call) = (cmd.collection, cmd.call);
+        let _collation = crate::collation::scoped(collation::of_command(self, cmd)?);
         let value = match cmd.method.family() {
             Family::Read => return read::run(self, cmd),
             Family::Write => {
@@ -349,15 +351,16 @@ impl<'a> Session<'a> {
                     }
                 };
                 call.max_args(2)?;
-                coll_options::check_create(call.doc_arg(1, "createCollection() options")?)
-                    .map_err(|e| e.at(call.span))?;
+                let collation =
+                    coll_options::check_create(call.doc_arg(1, "createCollection() options")?)
+                        .map_err(|e| e.at(call.span))?;
                 if self.db.collection(&name).is_some() {
                     return Err(Error::namespace_exists(format!(
                         "Collection {} already exists.",
                         Database::namespace(&name)
                     )));
                 }
-                self.db.collection_mut(&name);
+                self.db.collection_mut(&name).set_collation(collation);
                 Ok(bson::bson!({ "ok": 1 }))
             }
             "dropDatabase" => {

@@ -85,10 +85,14 @@ pub fn collection_infos(db: &Database) -> Bson {
         names
             .into_iter()
             .map(|n| {
+                let options = match db.collection(n).and_then(|c| c.collation()) {
+                    Some(c) => doc! { "collation": c.spec().clone() },
+                    None => doc! {},
+                };
                 Bson::Document(doc! {
                     "name": n,
                     "type": "collection",
-                    "options": {},
+                    "options": options,
                     "info": { "readOnly": false },
                     "idIndex": { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
                 })

@@ -6,8 +6,8 @@
 //! document the filter matches.
 //! See https://www.mongodb.com/docs/manual/reference/explain-results/#mongodb-data-explain.queryPlanner.winningPlan.inputStage.indexBounds
 use crate::text::server::server_string;
-use crate::value::compare;
 use crate::value::numeric::is_number;
+use crate::value::order::compare_binary as compare;
 use bson::oid::ObjectId;
 use bson::{Binary, Bson, Document, Regex, Timestamp};
 use std::cmp::Ordering;

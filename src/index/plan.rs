@@ -172,14 +172,19 @@ pub fn plan(
                     return Err(bad_hint());
                 }
             }
-            plans.push(index_plan(ix, i, &conds, sort));
+            let mut p = index_plan(ix, i, &conds, sort);
+            super::collation::fit(ix, &conds, &mut p);
+            plans.push(p);
         }
         Hint::None => {
             for (i, ix) in c.indexes().iter().enumerate() {
                 if ix.spec.hidden {
                     continue;
                 }
-                let p = index_plan(ix, i, &conds, sort);
+                let mut p = index_plan(ix, i, &conds, sort);
+                if !super::collation::fit(ix, &conds, &mut p) {
+                    continue;
+                }
                 let uses_filter = conds.iter().any(|pc| {
                     pc.path == ix.spec.paths[0].dotted() && translate(&pc.cond).is_some()
                 });

@@ -191,8 +191,9 @@ fn legacy_count(session: &Session, coll: &str, call: &Call) -> Result<(Bson, Cou
 /// Options we accept (indexes, timeouts and comments change nothing here).
 fn check_options(opts: &Document, allowed: &[&str]) -> Result<()> {
     for key in opts.keys() {
+        // Read by the engine for the whole command (engine::collation).
         if key == "collation" {
-            return Err(Error::not_supported("collation"));
+            continue;
         }
         if !allowed.contains(&key.as_str()) {
             return Err(Error::bad_value(format!(
