@@ -201,6 +201,7 @@ impl<'a> Session<'a> {
             now: self.run.now,
             extjson: false,
             new_id: &*self.db,
+            tz: self.run.tz,
         }
     }
 

@@ -41,6 +41,9 @@ pub struct LinkState {
     /// default when they have not chosen one. The page ignores one it does not know.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
+    /// The run's time zone (an Olson name) for local-time dates; absent: UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tz: Option<String>,
 }
 
 fn default_view() -> String {
@@ -58,6 +61,7 @@ impl Default for LinkState {
             tutorial: None,
             step: None,
             lang: None,
+            tz: None,
         }
     }
 }
@@ -69,6 +73,11 @@ fn bad_link(why: impl std::fmt::Display) -> Error {
 impl LinkState {
     /// Check what JSON alone cannot: numbers the page can hold exactly, a known view.
     pub fn validate(&self) -> Result<()> {
+        if let Some(tz) = &self.tz {
+            if crate::tzdb::Tz::parse(tz).is_none() {
+                return Err(bad_link(format!("unknown time zone {tz:?}")));
+            }
+        }
         if self.seed > MAX_SAFE_INTEGER {
             return Err(bad_link(format!(
                 "the seed {} is larger than {MAX_SAFE_INTEGER}",
@@ -155,6 +164,7 @@ mod tests {
             tutorial: Some("basics".into()),
             step: Some(3),
             lang: Some("ja".into()),
+            tz: None,
         };
         let link = encode(&state);
         assert!(link.starts_with("v1"));
