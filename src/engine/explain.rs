@@ -3,7 +3,7 @@
 //! methods, which are planned (and with "executionStats" run without
 //! writing). The stage documents come from `crate::index::explain`.
 //! See https://www.mongodb.com/docs/manual/reference/method/db.collection.explain/.
-use super::{Call, Command, Database, Method, Session, DB_NAME};
+use super::{Call, Command, Database, Method, Session};
 use crate::aggregate::Pipeline;
 use crate::context::RunCtx;
 use crate::error::{Error, Result};
@@ -246,7 +246,7 @@ pub(super) fn counted_explain(
             command.insert(k, x.clone());
         }
     }
-    command.insert("$db", DB_NAME);
+    command.insert("$db", Database::current_name());
     let with_exec = v >= Verbosity::ExecutionStats;
     let fast = filter_doc.is_empty() && hint.is_none() && c.is_some();
     if fast {
@@ -431,8 +431,7 @@ fn distinct_explained(
             Some(input.0),
         )
     };
-    let command =
-        doc! { "distinct": coll, "key": field, "query": filter_doc.clone(), "$db": DB_NAME };
+    let command = doc! { "distinct": coll, "key": field, "query": filter_doc.clone(), "$db": Database::current_name() };
     Ok(wrap(
         &ns,
         parsed_query(filter_doc, &ran.plan.conds),
@@ -541,7 +540,7 @@ pub fn aggregate(session: &mut Session, coll: &str, stages: &[Bson], v: Verbosit
             ))
         })
         .collect();
-    let command = doc! { "aggregate": coll, "pipeline": stages.to_vec(), "explain": true, "cursor": {}, "$db": DB_NAME };
+    let command = doc! { "aggregate": coll, "pipeline": stages.to_vec(), "explain": true, "cursor": {}, "$db": Database::current_name() };
     let parsed = parsed_query(&filter_doc, &ran.plan.conds);
     if pushed == stages.len() {
         return Ok(wrap(
@@ -729,9 +728,9 @@ fn write(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<Bso
         op.insert("limit", i32::from(!multi));
     }
     let command = if is_delete {
-        doc! { "delete": coll, "deletes": [op], "ordered": true, "$db": DB_NAME }
+        doc! { "delete": coll, "deletes": [op], "ordered": true, "$db": Database::current_name() }
     } else {
-        doc! { "update": coll, "updates": [op], "ordered": true, "$db": DB_NAME }
+        doc! { "update": coll, "updates": [op], "ordered": true, "$db": Database::current_name() }
     };
     Ok(wrap(
         &Database::namespace(coll),

@@ -48,6 +48,7 @@ pub struct Session<'a> {
 
 impl<'a> Session<'a> {
     pub fn new(db: &'a mut Database, run: RunCtx) -> Session<'a> {
+        Database::set_current_name(DB_NAME);
         Session {
             db,
             run,
@@ -73,6 +74,7 @@ impl<'a> Session<'a> {
         let outgoing = std::mem::replace(&mut *self.db, incoming);
         let previous = std::mem::replace(&mut self.current, name.to_string());
         self.parked.push((previous, outgoing));
+        Database::set_current_name(name);
         Ok(())
     }
 
