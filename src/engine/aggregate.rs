@@ -51,6 +51,7 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
     // A copy: the scope must not borrow the session, which a write into another database switches.
     let run = session.run;
     let mut scope = Scope::new(&run);
+    let mut _collation = None;
     if let Some(options) = options {
         for (k, v) in options {
             match k.as_str() {
@@ -64,8 +65,11 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
                     };
                     bind_let(vars, &mut ctx, &mut scope).map_err(|e| e.at(call.span))?;
                 }
-                // Read by the engine for the whole command (engine::collation).
-                "collation" => {}
+                // The engine made it active for `db.c.aggregate`; `db.aggregate` comes here only.
+                "collation" => {
+                    let c = crate::storage::collation::parse(v).map_err(|e| e.at(call.span))?;
+                    _collation = Some(crate::collation::scoped(c));
+                }
                 "explain" => {
                     if let (Some(coll), true) =
                         (coll, !matches!(v, Bson::Boolean(false) | Bson::Null))
