@@ -24,17 +24,41 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 7] = [
+        Kind::Stage,
+        Kind::QueryTop,
+        Kind::Query,
+        Kind::Update,
+        Kind::Accumulator,
+        Kind::Window,
+        Kind::Expression,
+    ];
     fn parse(s: &str) -> Option<Kind> {
-        Some(match s {
-            "stage" => Kind::Stage,
-            "query-top" => Kind::QueryTop,
-            "query" => Kind::Query,
-            "update" => Kind::Update,
-            "accumulator" => Kind::Accumulator,
-            "window" => Kind::Window,
-            "expression" => Kind::Expression,
-            _ => return None,
-        })
+        Kind::ALL.into_iter().find(|k| k.id() == s)
+    }
+    /// The kind as `operators.tsv` writes it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Kind::Stage => "stage",
+            Kind::QueryTop => "query-top",
+            Kind::Query => "query",
+            Kind::Update => "update",
+            Kind::Accumulator => "accumulator",
+            Kind::Window => "window",
+            Kind::Expression => "expression",
+        }
+    }
+    /// The page's key for [`Kind::label`] (both query kinds read the same).
+    pub fn label_key(self) -> &'static str {
+        match self {
+            Kind::Stage => "kind.stage",
+            Kind::QueryTop | Kind::Query => "kind.query",
+            Kind::Update => "kind.update",
+            Kind::Accumulator => "kind.accumulator",
+            Kind::Window => "kind.window",
+            Kind::Expression => "kind.expression",
+        }
     }
     /// How the kind reads next to a candidate.
     pub fn label(self) -> &'static str {
@@ -95,6 +119,13 @@ pub(crate) fn parse_line(line: &'static str) -> Result<Option<Entry>, String> {
         url,
         skeleton,
     }))
+}
+
+impl Entry {
+    /// The page's key for the summary (`op.stage.$match`): a name may stand in several kinds.
+    pub fn summary_key(&self) -> String {
+        format!("op.{}.{}", self.kind.id(), self.name)
+    }
 }
 
 /// The entries of one kind.

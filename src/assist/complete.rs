@@ -4,6 +4,7 @@
 use super::catalogue::{self, Kind};
 use super::context::{Frame, Open, Place};
 use super::methods::{self, Receiver};
+use super::texts::{self, Text};
 use super::Summary;
 
 /// What a bracket holds, as far as completion cares.
@@ -44,8 +45,10 @@ pub struct Candidate {
     pub label: String,
     /// CodeMirror's icon type: `keyword`, `function`, `property`, `variable`, `class`, `method`.
     pub icon: &'static str,
-    pub detail: &'static str,
+    pub detail: Text,
     pub info: String,
+    /// The page's key for `info` (see `texts`); empty when `info` is.
+    pub info_key: String,
     /// The text inserted, `${}` marking the cursor; `None`: the label.
     pub apply: Option<String>,
 }
@@ -210,8 +213,9 @@ pub fn complete(script: &str, cursor: usize, summary: &Summary) -> Completion {
                 c.push(Candidate {
                     label: "_id".into(),
                     icon: "property",
-                    detail: "group key",
-                    info: "The expression documents are grouped by (null: one group).".into(),
+                    detail: texts::GROUP_KEY,
+                    info: texts::GROUP_ID.en.into(),
+                    info_key: texts::GROUP_ID.key.into(),
                     apply: (!keyed).then(|| "_id: ${}".into()),
                 });
             }
@@ -254,8 +258,9 @@ pub fn complete(script: &str, cursor: usize, summary: &Summary) -> Completion {
                 c.push(Candidate {
                     label: format!("${f}"),
                     icon: "property",
-                    detail: "field path",
+                    detail: texts::FIELD_PATH,
                     info: String::new(),
+                    info_key: String::new(),
                     apply: None,
                 });
             }
@@ -279,8 +284,9 @@ fn members(place: &Place, script: &str, summary: &Summary, c: &mut Vec<Candidate
                 c.push(Candidate {
                     label: n,
                     icon: "class",
-                    detail: "collection",
+                    detail: texts::COLLECTION,
                     info: String::new(),
+                    info_key: String::new(),
                     apply: None,
                 });
             }
@@ -301,8 +307,9 @@ fn members(place: &Place, script: &str, summary: &Summary, c: &mut Vec<Candidate
         c.push(Candidate {
             label: (*name).to_string(),
             icon: "method",
-            detail: "method",
+            detail: texts::METHOD,
             info: (*about).to_string(),
+            info_key: texts::method_key(on, name),
             apply: Some(format!("{name}{skeleton}")),
         });
     }
@@ -313,8 +320,12 @@ fn operators(kind: Kind, keyed: bool, c: &mut Vec<Candidate>) {
         c.push(Candidate {
             label: e.name.to_string(),
             icon: "keyword",
-            detail: kind.label(),
+            detail: Text {
+                key: kind.label_key(),
+                en: kind.label(),
+            },
             info: e.summary.to_string(),
+            info_key: e.summary_key(),
             apply: (!keyed).then(|| format!("{}: {}", e.name, e.skeleton)),
         });
     }
@@ -333,8 +344,9 @@ fn field_keys(fields: &[String], keyed: bool, with_value: bool, c: &mut Vec<Cand
         c.push(Candidate {
             label: f.clone(),
             icon: "property",
-            detail: "field",
+            detail: texts::FIELD,
             info: String::new(),
+            info_key: String::new(),
             apply: Some(if keyed || !with_value {
                 key
             } else {
@@ -346,14 +358,11 @@ fn field_keys(fields: &[String], keyed: bool, with_value: bool, c: &mut Vec<Cand
 
 /// `$$` variables in scope at the place.
 fn variables(place: &Place, c: &mut Vec<Candidate>) {
-    let mut vars: Vec<(String, &'static str)> = vec![
-        ("ROOT".into(), "The document at the top level."),
-        (
-            "CURRENT".into(),
-            "The document being processed (usually $$ROOT).",
-        ),
-        ("NOW".into(), "The run's current date and time."),
-        ("REMOVE".into(), "Removes the field it is assigned to."),
+    let mut vars: Vec<(String, Text)> = vec![
+        ("ROOT".into(), texts::ROOT),
+        ("CURRENT".into(), texts::CURRENT),
+        ("NOW".into(), texts::NOW),
+        ("REMOVE".into(), texts::REMOVE),
     ];
     let frames = &place.frames;
     for (i, f) in frames.iter().enumerate() {
@@ -362,29 +371,24 @@ fn variables(place: &Place, c: &mut Vec<Candidate>) {
             Some("$map" | "$filter") => {
                 let named = inner.and_then(|g| g.strings.iter().find(|(k, _)| k == "as"));
                 match named {
-                    Some((_, name)) => {
-                        vars.push((name.clone(), "The element being processed (as)."))
-                    }
-                    None => vars.push(("this".into(), "The element being processed.")),
+                    Some((_, name)) => vars.push((name.clone(), texts::ELEMENT_AS)),
+                    None => vars.push(("this".into(), texts::ELEMENT)),
                 }
             }
             Some("$let" | "$lookup") => {
                 for name in inner.map_or(&[][..], |g| g.bound.as_slice()) {
-                    vars.push((name.clone(), "A variable bound by let."));
+                    vars.push((name.clone(), texts::LET));
                 }
             }
             Some("$reduce") => {
-                vars.push(("this".into(), "The element being processed."));
-                vars.push(("value".into(), "The value accumulated so far."));
+                vars.push(("this".into(), texts::ELEMENT));
+                vars.push(("value".into(), texts::VALUE));
             }
             Some("$redact") => {
                 for (n, about) in [
-                    (
-                        "DESCEND",
-                        "Keep this level and examine the embedded documents.",
-                    ),
-                    ("PRUNE", "Remove this level."),
-                    ("KEEP", "Keep this level and all below it."),
+                    ("DESCEND", texts::DESCEND),
+                    ("PRUNE", texts::PRUNE),
+                    ("KEEP", texts::KEEP),
                 ] {
                     vars.push((n.into(), about));
                 }
@@ -396,8 +400,9 @@ fn variables(place: &Place, c: &mut Vec<Candidate>) {
         c.push(Candidate {
             label: format!("$${name}"),
             icon: "variable",
-            detail: "variable",
-            info: about.to_string(),
+            detail: texts::VARIABLE,
+            info: about.en.to_string(),
+            info_key: about.key.to_string(),
             apply: None,
         });
     }

@@ -8,6 +8,7 @@ mod context;
 pub mod methods;
 #[cfg(test)]
 mod tests;
+pub mod texts;
 
 pub use check::check_script;
 pub use complete::{complete, Candidate, Completion};
@@ -127,7 +128,8 @@ pub fn diagnostics_json(errors: &[Error], text: &str) -> Value {
     Value::Array(list)
 }
 
-/// Completion at a UTF-16 cursor: `{from, to, options: [{label, type, detail, info, apply?}]}`.
+/// Completion at a UTF-16 cursor: `{from, to, options: [{label, type, detail, info, apply?}]}`;
+/// `detailKey` and `infoKey` (when there is an info) name the texts for the page's catalogues.
 pub fn completion_json(script: &str, cursor_utf16: usize, summary: &Summary) -> Value {
     let cursor = byte_offset(script, cursor_utf16);
     let c = complete(script, cursor, summary);
@@ -135,10 +137,15 @@ pub fn completion_json(script: &str, cursor_utf16: usize, summary: &Summary) -> 
         .candidates
         .iter()
         .map(|o| {
-            let mut v =
-                json!({ "label": o.label, "type": o.icon, "detail": o.detail, "info": o.info });
-            if let (Some(apply), Value::Object(m)) = (&o.apply, &mut v) {
-                m.insert("apply".into(), apply.clone().into());
+            let mut v = json!({ "label": o.label, "type": o.icon, "detail": o.detail.en,
+                                "detailKey": o.detail.key, "info": o.info });
+            if let Value::Object(m) = &mut v {
+                if !o.info_key.is_empty() {
+                    m.insert("infoKey".into(), o.info_key.clone().into());
+                }
+                if let Some(apply) = &o.apply {
+                    m.insert("apply".into(), apply.clone().into());
+                }
             }
             v
         })
@@ -150,14 +157,16 @@ pub fn completion_json(script: &str, cursor_utf16: usize, summary: &Summary) -> 
     })
 }
 
-/// Hover docs for an operator name: `[{name, kind, summary, syntax, url}]`.
+/// Hover docs for an operator name: `[{name, kind, summary, syntax, url, kindKey, summaryKey}]`
+/// (the keys name the texts for the page's catalogues).
 pub fn docs_json(name: &str) -> Value {
     Value::Array(
         docs(name)
             .into_iter()
             .map(|e| {
                 json!({ "name": e.name, "kind": e.kind.label(), "summary": e.summary,
-                        "syntax": e.syntax, "url": e.url })
+                        "syntax": e.syntax, "url": e.url, "kindKey": e.kind.label_key(),
+                        "summaryKey": e.summary_key() })
             })
             .collect(),
     )

@@ -354,8 +354,8 @@ impl<'a> Session<'a> {
                     }
                 };
                 call.max_args(2)?;
-                let collation =
-                    coll_options::check_create(call.doc_arg(1, "createCollection() options")?)
+                let (options, collation) =
+                    coll_options::parse_create(call.doc_arg(1, "createCollection() options")?)
                         .map_err(|e| e.at(call.span))?;
                 if self.db.collection(&name).is_some() {
                     return Err(Error::namespace_exists(format!(
@@ -363,9 +363,12 @@ impl<'a> Session<'a> {
                         Database::namespace(&name)
                     )));
                 }
-                self.db.collection_mut(&name).set_collation(collation);
+                let coll = self.db.collection_mut(&name);
+                coll.set_options(options);
+                coll.set_collation(collation);
                 Ok(bson::bson!({ "ok": 1 }))
             }
+            "runCommand" => coll_options::run_command(self.db, call).map_err(|e| e.at(call.span)),
             "dropDatabase" => {
                 let names: Vec<String> = self.db.names().map(str::to_string).collect();
                 for n in names {

@@ -3,13 +3,16 @@
 //! union of points, prefix regexes as a string range), and their
 //! intersection and union. Bounds only narrow the candidates: the whole
 //! filter is applied to every fetched document, so they must never exclude a
-//! document the filter matches.
+//! document the filter matches. The conditions come from the compiled
+//! filter (query::Conjuncts).
 //! See https://www.mongodb.com/docs/manual/reference/explain-results/#mongodb-data-explain.queryPlanner.winningPlan.inputStage.indexBounds
+use crate::query::regex_value;
+pub use crate::query::{Cond, PathCond};
 use crate::text::server::server_string;
 use crate::value::numeric::is_number;
 use crate::value::order::compare_binary as compare;
 use bson::oid::ObjectId;
-use bson::{Binary, Bson, Document, Regex, Timestamp};
+use bson::{Binary, Bson, Document, Timestamp};
 use std::cmp::Ordering;
 
 /// An interval of index values, in ascending BSON order.
@@ -132,163 +135,6 @@ pub fn intersect(a: &[Interval], b: &[Interval]) -> Oil {
 
 pub fn oil_contains(oil: &[Interval], v: &Bson) -> bool {
     oil.iter().any(|i| i.contains(v))
-}
-
-/// One condition of a filter on a path, in a form bounds can be built from.
-#[derive(Clone, Debug)]
-pub enum Cond {
-    Eq(Bson),
-    /// `$gt`, `$gte`, `$lt`, `$lte`.
-    Cmp(&'static str, Bson),
-    In(Vec<Bson>),
-    Regex(String, String),
-    /// `$elemMatch` on values: its conditions hold for one element together.
-    ElemMatch(Vec<Cond>),
-    /// Anything else: no bounds.
-    Other,
-}
-
-/// A path condition of the filter's top-level conjunction.
-#[derive(Clone, Debug)]
-pub struct PathCond {
-    pub path: String,
-    pub cond: Cond,
-    /// The condition as MongoDB writes it in plans (`{a: {$gt: 5}}`).
-    pub shown: Document,
-}
-
-/// The conditions of the top-level conjunction (`{a: .., b: ..}` and `$and`);
-/// `$or`, `$nor`, `$expr` and the like give no bounds.
-pub fn conditions(filter: &Document) -> Vec<PathCond> {
-    let mut out = Vec::new();
-    collect(filter, &mut out);
-    out
-}
-
-fn collect(filter: &Document, out: &mut Vec<PathCond>) {
-    for (key, value) in filter {
-        if key == "$and" {
-            if let Bson::Array(items) = value {
-                for item in items {
-                    if let Bson::Document(d) = item {
-                        collect(d, out);
-                    }
-                }
-            }
-            continue;
-        }
-        if key.starts_with('$') {
-            continue;
-        }
-        let ops = match value {
-            Bson::Document(d)
-                if d.keys().next().is_some_and(|k| k.starts_with('$'))
-                    && !(d.contains_key("$ref") && d.contains_key("$id")) =>
-            {
-                d
-            }
-            Bson::RegularExpression(r) => {
-                out.push(path_cond(
-                    key,
-                    Cond::Regex(r.pattern.to_string(), r.options.to_string()),
-                    "$regex",
-                    value,
-                ));
-                continue;
-            }
-            v => {
-                out.push(path_cond(key, Cond::Eq(v.clone()), "$eq", v));
-                continue;
-            }
-        };
-        let mut regex_done = false;
-        for (op, arg) in ops {
-            if op == "$regex" || op == "$options" {
-                if !regex_done {
-                    regex_done = true;
-                    out.push(regex_cond(key, ops));
-                }
-                continue;
-            }
-            out.push(path_cond(key, op_cond(op, arg), op, arg));
-        }
-    }
-}
-
-fn path_cond(path: &str, cond: Cond, op: &str, arg: &Bson) -> PathCond {
-    let mut inner = Document::new();
-    match (&cond, arg) {
-        (Cond::Regex(p, o), _) => {
-            inner.insert("$regex", p.clone());
-            if !o.is_empty() {
-                inner.insert("$options", o.clone());
-            }
-        }
-        _ => {
-            inner.insert(op, arg.clone());
-        }
-    }
-    let mut shown = Document::new();
-    shown.insert(path, inner);
-    PathCond {
-        path: path.to_string(),
-        cond,
-        shown,
-    }
-}
-
-fn regex_cond(path: &str, ops: &Document) -> PathCond {
-    let (pattern, mut flags) = match ops.get("$regex") {
-        Some(Bson::String(s)) => (s.clone(), String::new()),
-        Some(Bson::RegularExpression(r)) => (r.pattern.to_string(), r.options.to_string()),
-        _ => {
-            return PathCond {
-                path: path.to_string(),
-                cond: Cond::Other,
-                shown: Document::new(),
-            }
-        }
-    };
-    if let Some(Bson::String(o)) = ops.get("$options") {
-        if !o.is_empty() {
-            flags = o.clone();
-        }
-    }
-    let re = regex_value(&pattern, &flags).unwrap_or(Bson::Null);
-    path_cond(path, Cond::Regex(pattern, flags), "$regex", &re)
-}
-
-fn op_cond(op: &str, arg: &Bson) -> Cond {
-    match op {
-        "$eq" => Cond::Eq(arg.clone()),
-        "$gt" => Cond::Cmp("$gt", arg.clone()),
-        "$gte" => Cond::Cmp("$gte", arg.clone()),
-        "$lt" => Cond::Cmp("$lt", arg.clone()),
-        "$lte" => Cond::Cmp("$lte", arg.clone()),
-        "$in" => match arg {
-            Bson::Array(items) => Cond::In(items.clone()),
-            _ => Cond::Other,
-        },
-        // `$all: [x, ...]` needs x among the values: x's bounds hold.
-        "$all" => match arg {
-            Bson::Array(items) => match items.first() {
-                Some(Bson::Document(d)) if d.contains_key("$elemMatch") => Cond::Other,
-                Some(Bson::RegularExpression(r)) => {
-                    Cond::Regex(r.pattern.to_string(), r.options.to_string())
-                }
-                Some(first) => Cond::Eq(first.clone()),
-                None => Cond::Other,
-            },
-            _ => Cond::Other,
-        },
-        "$elemMatch" => match arg {
-            Bson::Document(d) if d.keys().all(|k| k.starts_with('$')) && !d.is_empty() => {
-                Cond::ElemMatch(d.iter().map(|(o, a)| op_cond(o, a)).collect())
-            }
-            _ => Cond::Other,
-        },
-        _ => Cond::Other,
-    }
 }
 
 /// Bounds for a condition and whether they are exact (no need to re-check
@@ -457,13 +303,6 @@ fn regex(pattern: &str, flags: &str) -> (Oil, bool) {
         oil.push(Interval::point(re));
     }
     (union(oil), exact)
-}
-
-fn regex_value(pattern: &str, flags: &str) -> Option<Bson> {
-    Some(Bson::RegularExpression(Regex {
-        pattern: pattern.to_string().try_into().ok()?,
-        options: flags.to_string().try_into().ok()?,
-    }))
 }
 
 /// The smallest string greater than every string starting with `prefix`:

@@ -7,7 +7,6 @@
 //! `optimizationTimeMillis`) are always 0 so that outputs are reproducible
 //! and testable; hashes and server details are left out.
 //! See https://www.mongodb.com/docs/manual/reference/explain-results/.
-use super::bounds::PathCond;
 use super::parsed::{combine, normalize, top_level};
 use super::plan::{Access, Executed, IndexPlan, Plan, ScanStats};
 use crate::error::{Error, Result};
@@ -118,9 +117,9 @@ pub(crate) fn uncached(d: Document) -> Document {
 }
 
 /// The filter's conditions as MongoDB shows them (`parsedQuery`).
-pub fn parsed_query(filter: &Document, conds: &[PathCond]) -> Document {
-    let mut entries: Vec<_> = conds.iter().map(normalize).collect();
-    entries.extend(filter.iter().filter_map(|(k, v)| {
+pub fn parsed_query(plan: &Plan) -> Document {
+    let mut entries: Vec<_> = plan.conds.iter().map(normalize).collect();
+    entries.extend(plan.operators.iter().filter_map(|(k, v)| {
         if k.starts_with('$') {
             top_level(k, v)
         } else {
@@ -131,14 +130,15 @@ pub fn parsed_query(filter: &Document, conds: &[PathCond]) -> Document {
 }
 
 /// The conditions the index bounds do not answer exactly (FETCH's filter).
-fn residual(filter: &Document, conds: &[PathCond], p: &IndexPlan) -> Option<Document> {
-    let mut entries: Vec<_> = conds
+fn residual(plan: &Plan, p: &IndexPlan) -> Option<Document> {
+    let mut entries: Vec<_> = plan
+        .conds
         .iter()
         .zip(&p.exact)
         .filter(|(_, exact)| !**exact)
         .map(|(c, _)| normalize(c))
         .collect();
-    entries.extend(filter.iter().filter_map(|(k, v)| {
+    entries.extend(plan.operators.iter().filter_map(|(k, v)| {
         if k.starts_with('$') {
             top_level(k, v)
         } else {
@@ -200,7 +200,6 @@ pub(crate) fn access(
     c: Option<&Collection>,
     a: &Access,
     plan: &Plan,
-    filter: &Document,
     exec: Option<(&ScanStats, usize)>,
 ) -> (Document, usize) {
     let works = |examined: usize, s: &ScanStats| examined + usize::from(s.eof);
@@ -215,7 +214,7 @@ pub(crate) fn access(
             if let Some((s, _)) = exec {
                 fields.insert("docsExamined", num(s.docs_examined));
             }
-            let parsed = parsed_query(filter, &plan.conds);
+            let parsed = parsed_query(plan);
             let d = stage(
                 "COLLSCAN",
                 (!parsed.is_empty()).then_some(parsed),
@@ -254,7 +253,7 @@ pub(crate) fn access(
                 }
                 let d = stage(
                     "FETCH",
-                    residual(filter, &plan.conds, p),
+                    residual(plan, p),
                     fetch_counters,
                     fields,
                     Some(ixscan),
@@ -306,7 +305,7 @@ pub(crate) fn find_tree(
     shape: &FindShape,
     exec: Option<(&ScanStats, usize)>,
 ) -> Document {
-    let (mut tree, mut works) = access(c, a, plan, shape.filter, exec);
+    let (mut tree, mut works) = access(c, a, plan, exec);
     let provides_sort = match a {
         Access::Index(p) => p.provides_sort,
         Access::CollScan { .. } => plan.natural_sort,
@@ -475,12 +474,7 @@ pub fn find(
     let mut out = doc! { "explainVersion": "1" };
     out.insert(
         "queryPlanner",
-        query_planner(
-            &ns,
-            parsed_query(shape.filter, &plan.conds),
-            winning,
-            rejected,
-        ),
+        query_planner(&ns, parsed_query(plan), winning, rejected),
     );
     if with_exec {
         let mut es = doc! {

@@ -7,3 +7,4 @@ pub mod explain;
 pub mod parsed;
 pub mod plan;
 pub mod scan;
+pub mod text;

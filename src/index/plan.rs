@@ -6,11 +6,10 @@
 //! `{$natural: 1}`, a collection scan. The scan only narrows the candidates:
 //! callers apply the whole filter to every document it yields.
 //! See https://www.mongodb.com/docs/manual/core/query-plans/.
-use super::bounds::{
-    conditions, intersect, oil_contains, translate, Cond, Interval, Oil, PathCond,
-};
+use super::bounds::{intersect, oil_contains, translate, Cond, Interval, Oil, PathCond};
 use crate::error::{Error, Result};
 use crate::query::sort::SortSpec;
+use crate::query::{Conjuncts, Filter};
 use crate::storage::index::key::Key;
 use crate::storage::index::{Index, Rid};
 use crate::storage::Collection;
@@ -58,6 +57,8 @@ pub struct Plan {
     pub natural_sort: bool,
     pub rejected: Vec<IndexPlan>,
     pub conds: Vec<PathCond>,
+    /// The filter's top-level `$` operators, as written.
+    pub operators: Vec<(String, Bson)>,
 }
 
 enum Hint {
@@ -74,7 +75,7 @@ fn parse_hint(c: &Collection, hint: Option<&Bson>) -> Result<Hint> {
     let visible = |pred: &dyn Fn(&Index) -> bool| {
         c.indexes()
             .iter()
-            .position(|ix| pred(ix) && !ix.spec.hidden)
+            .position(|ix| pred(ix) && !ix.spec.hidden && ix.spec.text.is_none())
             .map(Hint::Index)
             .ok_or_else(bad_hint)
     };
@@ -102,13 +103,13 @@ impl Plan {
     /// Only for a filter of plain field conditions, each bounded exactly by
     /// an operator whose bounds are known to be exact (`$all`, `$elemMatch`
     /// and numeric path components are left to the matcher).
-    pub fn answers_exactly(&self, filter: &Document) -> bool {
+    pub fn answers_exactly(&self, filter: &Filter) -> bool {
         const EXACT_OPS: &[&str] = &["$eq", "$gt", "$gte", "$lt", "$lte", "$in", "$regex"];
         let Access::Index(p) = &self.access else {
             return false;
         };
         !self.conds.is_empty()
-            && filter.keys().all(|k| !k.starts_with('$'))
+            && filter.conjuncts().operators.is_empty()
             && p.exact.len() == self.conds.len()
             && p.exact.iter().all(|e| *e)
             && self.conds.iter().all(|c| {
@@ -125,19 +126,22 @@ impl Plan {
 }
 
 /// Choose how to read `c` for `filter`, sorted by `sort`, honouring `hint`.
+/// The planner reads the conjuncts recorded when the filter was compiled.
 pub fn plan(
     c: Option<&Collection>,
-    filter: &Document,
+    filter: &Filter,
     sort: Option<&SortSpec>,
     hint: Option<&Bson>,
 ) -> Result<Plan> {
-    let conds = conditions(filter);
+    let query = filter.conjuncts();
+    let conds = query.conds.clone();
     let Some(c) = c else {
         return Ok(Plan {
             access: Access::Eof,
             natural_sort: false,
             rejected: Vec::new(),
             conds,
+            operators: query.operators.clone(),
         });
     };
     let sort = sort.filter(|s| !s.is_empty());
@@ -152,6 +156,7 @@ pub fn plan(
                 natural_sort: true,
                 rejected: Vec::new(),
                 conds,
+                operators: query.operators.clone(),
             });
         }
     }
@@ -162,13 +167,13 @@ pub fn plan(
                 natural_sort: false,
                 rejected: Vec::new(),
                 conds,
+                operators: query.operators.clone(),
             })
         }
         Hint::Index(i) => {
             let ix = c.indexes().iter().nth(i).ok_or_else(bad_hint)?;
-            if let Some(partial) = ix.spec.options.get("partialFilterExpression") {
-                let implied = matches!(partial, Bson::Document(p) if implies(filter, &conds, p));
-                if !implied {
+            if let Some(partial) = &ix.spec.partial {
+                if !implies(query, partial.conjuncts()) {
                     return Err(bad_hint());
                 }
             }
@@ -178,7 +183,8 @@ pub fn plan(
         }
         Hint::None => {
             for (i, ix) in c.indexes().iter().enumerate() {
-                if ix.spec.hidden {
+                // Text and geospatial indexes answer only their own queries.
+                if ix.spec.hidden || ix.spec.text.is_some() || !ix.spec.geo.is_empty() {
                     continue;
                 }
                 let mut p = index_plan(ix, i, &conds, sort);
@@ -191,7 +197,7 @@ pub fn plan(
                 if !(uses_filter || (sort.is_some() && p.provides_sort)) {
                     continue;
                 }
-                if !usable(ix, filter, &conds, &p) {
+                if !usable(ix, query, &p) {
                     continue;
                 }
                 plans.push(p);
@@ -221,12 +227,14 @@ pub fn plan(
             natural_sort: false,
             rejected: plans.collect(),
             conds,
+            operators: query.operators.clone(),
         },
         None => Plan {
             access: Access::CollScan { forward: true },
             natural_sort: false,
             rejected: Vec::new(),
             conds,
+            operators: query.operators.clone(),
         },
     })
 }
@@ -313,28 +321,29 @@ fn sort_order(ix: &Index, oils: &[Oil], sort: &SortSpec) -> Option<bool> {
 /// only when the query implies its filter. See
 /// https://www.mongodb.com/docs/manual/core/index-sparse/ and
 /// https://www.mongodb.com/docs/manual/core/index-partial/#query-coverage.
-fn usable(ix: &Index, filter: &Document, conds: &[PathCond], p: &IndexPlan) -> bool {
+fn usable(ix: &Index, query: &Conjuncts, p: &IndexPlan) -> bool {
     if ix.spec.sparse && p.oils.iter().all(|o| oil_contains(o, &Bson::Null)) {
         return false;
     }
-    match ix.spec.options.get("partialFilterExpression") {
-        Some(Bson::Document(partial)) => implies(filter, conds, partial),
-        Some(_) => false,
+    match &ix.spec.partial {
+        Some(partial) => implies(query, partial.conjuncts()),
         None => true,
     }
 }
 
 /// Does every document matching the query match the partial filter? Each of
 /// the partial filter's conditions must follow from one of the query's.
-fn implies(filter: &Document, conds: &[PathCond], partial: &Document) -> bool {
-    for (k, v) in partial {
+fn implies(query: &Conjuncts, partial: &Conjuncts) -> bool {
+    for (k, v) in &partial.operators {
         // `$or` and other top-level operators: the query must repeat them.
-        if k.starts_with('$') && k != "$and" && filter.get(k) != Some(v) {
+        let repeated = query.operators.iter().any(|(qk, qv)| qk == k && qv == v);
+        if k != "$and" && !repeated {
             return false;
         }
     }
-    conditions(partial).iter().all(|pc| {
-        conds
+    partial.conds.iter().all(|pc| {
+        query
+            .conds
             .iter()
             .any(|qc| qc.path == pc.path && follows(&qc.cond, &qc.shown, pc))
     })

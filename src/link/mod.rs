@@ -3,10 +3,13 @@
 //! and the CLI (`mqlplay link`, `mqlplay run --link`) both use this codec, so
 //! they agree byte for byte.
 use crate::base64::{self as b64, Alphabet, Padding};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
 mod json;
+pub mod reason;
+
+pub use reason::Reason;
 
 /// The fragment's version prefix.
 pub const PREFIX: &str = "v1";
@@ -66,35 +69,27 @@ impl Default for LinkState {
     }
 }
 
-fn bad_link(why: impl std::fmt::Display) -> Error {
-    Error::failed_to_parse(format!("this share link cannot be opened: {why}"))
-}
-
 impl LinkState {
     /// Check what JSON alone cannot: numbers the page can hold exactly, a known view.
     pub fn validate(&self) -> Result<()> {
-        if let Some(tz) = &self.tz {
-            if crate::tzdb::Tz::parse(tz).is_none() {
-                return Err(bad_link(format!("unknown time zone {tz:?}")));
-            }
-        }
+        self.check().map_err(|why| why.to_error())
+    }
+
+    /// [`LinkState::validate`], with the reason.
+    pub fn check(&self) -> std::result::Result<(), Reason> {
         if self.seed > MAX_SAFE_INTEGER {
-            return Err(bad_link(format!(
-                "the seed {} is larger than {MAX_SAFE_INTEGER}",
-                self.seed
-            )));
+            return Err(Reason::SeedTooLarge(self.seed));
         }
         if self.now.unsigned_abs() > MAX_SAFE_INTEGER {
-            return Err(bad_link(format!(
-                "the instant {} is out of range",
-                self.now
-            )));
+            return Err(Reason::InstantOutOfRange(self.now));
         }
         if !matches!(self.view.as_str(), "shell" | "tree" | "ejson") {
-            return Err(bad_link(format!(
-                "unknown view {:?} (expected shell, tree or ejson)",
-                self.view
-            )));
+            return Err(Reason::UnknownView(self.view.clone()));
+        }
+        if let Some(tz) = &self.tz {
+            if crate::tzdb::Tz::parse(tz).is_none() {
+                return Err(Reason::UnknownTimeZone(tz.clone()));
+            }
         }
         Ok(())
     }
@@ -109,43 +104,37 @@ pub fn encode(state: &LinkState) -> String {
 
 /// Decode a fragment (`v1…`, `#v1…`) or a whole URL holding one.
 pub fn decode(link: &str) -> Result<LinkState> {
+    decode_why(link).map_err(|why| why.to_error())
+}
+
+/// [`decode`], with the reason a link is refused (the page translates it).
+pub fn decode_why(link: &str) -> std::result::Result<LinkState, Reason> {
     let link = link.trim();
     let fragment = match link.find('#') {
         Some(i) => &link[i + 1..],
         None => link,
     };
     if fragment.is_empty() {
-        return Err(bad_link("it has no state after '#'"));
+        return Err(Reason::NoState);
     }
     let Some(payload) = fragment.strip_prefix(PREFIX) else {
-        let version: String = fragment.chars().take(8).collect();
-        return Err(bad_link(format!(
-            "unknown version {version:?} (this page reads {PREFIX} links)"
-        )));
+        return Err(Reason::UnknownVersion(fragment.chars().take(8).collect()));
     };
     // base64 of deflate is at most ~4/3 of the deflated size, itself far below the cap.
     if payload.len() > MAX_STATE_BYTES {
-        return Err(bad_link("it is too long"));
+        return Err(Reason::TooLong);
     }
-    let deflated =
-        // The decoder's own words (symbols, offsets) mean nothing to the person holding the link.
-        b64::decode(Alphabet::UrlNoPad, Padding::None, payload.as_bytes()).map_err(|_| {
-            bad_link("some of its characters are not part of a link; was it cut short or changed when copied?")
-        })?;
+    let deflated = b64::decode(Alphabet::UrlNoPad, Padding::None, payload.as_bytes())
+        .map_err(|_| Reason::NotLinkCharacters)?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_STATE_BYTES)
         .map_err(|e| match e.status {
-            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-                bad_link("its state is larger than 8 MiB")
-            }
-            miniz_oxide::inflate::TINFLStatus::FailedCannotMakeProgress => {
-                bad_link("its data ends too early; was it cut short?")
-            }
-            _ => bad_link("its data is damaged"),
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => Reason::TooLarge,
+            miniz_oxide::inflate::TINFLStatus::FailedCannotMakeProgress => Reason::EndsEarly,
+            _ => Reason::Damaged,
         })?;
-    let json = std::str::from_utf8(&json).map_err(|_| bad_link("its data is damaged"))?;
-    let state = LinkState::from_json(json)
-        .map_err(|_| bad_link("it does not hold a playground's state"))?;
-    state.validate()?;
+    let json = std::str::from_utf8(&json).map_err(|_| Reason::Damaged)?;
+    let state = LinkState::from_json(json).map_err(|_| Reason::NotAState)?;
+    state.check()?;
     Ok(state)
 }
 

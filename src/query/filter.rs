@@ -2,6 +2,7 @@
 //! every argument validated here, with the server's codes and messages
 //! (src/mongo/db/matcher/expression_parser.cpp).
 //! See https://www.mongodb.com/docs/manual/reference/operator/query/.
+use super::conjuncts::Recorder;
 use super::matcher::{and, Node, Pred};
 use super::ops::array::{compile_all, compile_elem_match, compile_size};
 use super::ops::bitwise::Bits;
@@ -59,10 +60,23 @@ pub(crate) fn is_operator_document(v: &Bson) -> bool {
 impl Parser<'_> {
     /// A query document: an implicit `$and` of its fields.
     pub(crate) fn parse_doc(&self, obj: &Document, level: Level) -> Result<Node> {
+        self.parse_recorded(obj, level, None)
+    }
+
+    /// A query document, its top-level conjuncts told to `rec` as they are parsed.
+    pub(crate) fn parse_recorded(
+        &self,
+        obj: &Document,
+        level: Level,
+        mut rec: Option<&mut Recorder>,
+    ) -> Result<Node> {
         let mut children = Vec::with_capacity(obj.len());
         for (key, value) in obj {
             if key.starts_with('$') {
-                if let Some(node) = self.top_operator(key, value, level)? {
+                if let Some(r) = rec.as_deref_mut() {
+                    r.operator(key, value);
+                }
+                if let Some(node) = self.top_operator(key, value, level, rec.as_deref_mut())? {
                     children.push(node);
                 }
                 continue;
@@ -73,10 +87,16 @@ impl Parser<'_> {
                     for pred in self.parse_ops(key, ops)? {
                         children.push(Node::on_path(&path, pred));
                     }
+                    if let Some(r) = rec.as_deref_mut() {
+                        r.operators(key, ops);
+                    }
                 }
                 continue;
             }
             children.push(Node::on_path(&path, implicit_equality(value)?));
+            if let Some(r) = rec.as_deref_mut() {
+                r.value(key, value);
+            }
         }
         Ok(if children.is_empty() {
             Node::True
@@ -85,9 +105,15 @@ impl Parser<'_> {
         })
     }
 
-    fn top_operator(&self, name: &str, arg: &Bson, level: Level) -> Result<Option<Node>> {
+    fn top_operator(
+        &self,
+        name: &str,
+        arg: &Bson,
+        level: Level,
+        rec: Option<&mut Recorder>,
+    ) -> Result<Option<Node>> {
         Ok(Some(match name {
-            "$and" | "$or" | "$nor" => compile_tree(self, name, arg, level)?,
+            "$and" | "$or" | "$nor" => compile_tree(self, name, arg, level, rec)?,
             "$comment" => return Ok(None),
             "$alwaysTrue" | "$alwaysFalse" => {
                 if !matches!(arg, Bson::Int32(1) | Bson::Int64(1) | Bson::Double(_))
@@ -124,9 +150,15 @@ impl Parser<'_> {
                 Node::Schema(Box::new(Schema::compile(schema)?))
             }
             "$text" => {
-                return Err(Error::not_supported(
-                    "$text (it needs a text index; use $regex instead)",
-                ))
+                if level == Level::Sub {
+                    return Err(Error::bad_value(
+                        "$text can only be applied to the top-level document",
+                    ));
+                }
+                Node::Text(Box::new(super::text::TextNode {
+                    args: crate::fts::TextArgs::parse(arg)?,
+                    search: None,
+                }))
             }
             "$sampleRate" => return Err(Error::not_supported("$sampleRate")),
             _ => {
@@ -141,6 +173,10 @@ impl Parser<'_> {
     pub(crate) fn parse_ops(&self, path: &str, ops: &Document) -> Result<Vec<Pred>> {
         let mut preds = Vec::with_capacity(ops.len());
         let mut regex_done = false;
+        if ops.keys().any(|k| crate::geo::query::is_near(k)) {
+            let near = crate::geo::NearQuery::compile(ops)?;
+            return Ok(vec![Pred::Near(Box::new(near))]);
+        }
         for (op, arg) in ops {
             if op == "$regex" || op == "$options" {
                 if !regex_done {
@@ -190,10 +226,8 @@ impl Parser<'_> {
             "$bitsAllSet" | "$bitsAllClear" | "$bitsAnySet" | "$bitsAnyClear" => {
                 Pred::Bits(Bits::compile(op, arg)?)
             }
-            "$near" | "$nearSphere" | "$geoWithin" | "$geoIntersects" | "$within"
-            | "$maxDistance" | "$minDistance" | "$box" | "$center" | "$centerSphere"
-            | "$polygon" | "$geometry" => {
-                return Err(Error::not_supported(format!("geospatial queries ({op})")))
+            "$geoWithin" | "$within" | "$geoIntersects" => {
+                Pred::Geo(Box::new(crate::geo::GeoMatch::compile(op, arg)?))
             }
             "$where" | "$function" => return Err(javascript_error(op)),
             "$text" => return Err(Error::not_supported("$text")),

@@ -1,63 +1,9 @@
 //! The document an upsert inserts before applying the update: the filter's
-//! equality conditions. See "Upsert with Dotted _id Query" and "upsert behavior" in
+//! equality conditions (recorded by the filter's parser, conjuncts.rs). See "Upsert with Dotted _id Query" and "upsert behavior" in
 //! https://www.mongodb.com/docs/manual/reference/method/db.collection.updateOne/#upsert.
-use super::filter::is_operator_document;
 use crate::error::{Error, Result};
 use crate::value::path::is_path_prefix;
 use bson::{Bson, Document};
-
-/// Equality conditions in filter order: `{a: v}` (not a regex), `{a: {$eq: v}}`,
-/// `{a: {$in: [v]}}`, `{a: {$all: [v]}}`, recursively inside `$and` (and a one-clause `$or`).
-pub(crate) fn equalities(filter: &Document) -> Vec<(String, Bson)> {
-    let mut out = Vec::new();
-    collect(filter, &mut out);
-    out
-}
-
-fn collect(filter: &Document, out: &mut Vec<(String, Bson)>) {
-    for (key, value) in filter {
-        if key == "$and" || key == "$or" {
-            if let Bson::Array(items) = value {
-                if key == "$and" || items.len() == 1 {
-                    for item in items {
-                        if let Bson::Document(d) = item {
-                            collect(d, out);
-                        }
-                    }
-                }
-            }
-            continue;
-        }
-        if key.starts_with('$') {
-            continue;
-        }
-        if is_operator_document(value) {
-            let Bson::Document(ops) = value else { continue };
-            if let Some(v) = ops.get("$eq") {
-                out.push((key.clone(), v.clone()));
-            } else if let Some(Bson::Array(items)) = ops.get("$in") {
-                if let [one] = items.as_slice() {
-                    if !matches!(one, Bson::RegularExpression(_)) {
-                        out.push((key.clone(), one.clone()));
-                    }
-                }
-            } else if let Some(Bson::Array(items)) = ops.get("$all") {
-                // `$all` is an `$and` of equalities (regexes and `$elemMatch`
-                // aside): one seeds the field, two are "matched twice"
-                // (jstests/core/upsert_fields.js).
-                for one in items {
-                    if !matches!(one, Bson::RegularExpression(_)) && !is_operator_document(one) {
-                        out.push((key.clone(), one.clone()));
-                    }
-                }
-            }
-            continue;
-        }
-        if !matches!(value, Bson::RegularExpression(_)) {
-            out.push((key.clone(), value.clone()));
-        }
-    }
-}
 
 /// The seed document: the equality paths set in the order of their dotted
 /// paths (the server keeps them in a `std::map` keyed by path,
@@ -158,7 +104,15 @@ fn set_path(doc: &mut Document, path: &str, value: Bson) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expr::CompileCtx;
+    use crate::query::Filter;
     use bson::doc;
+
+    fn equalities(filter: &Document) -> Vec<(String, Bson)> {
+        Filter::compile(filter, &CompileCtx::default())
+            .map(|f| f.conjuncts().equalities.clone())
+            .unwrap_or_default()
+    }
 
     #[test]
     fn seeds() {

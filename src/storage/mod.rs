@@ -5,6 +5,8 @@ pub mod collation;
 pub mod collection;
 pub mod database;
 pub mod index;
+pub mod options;
+pub mod validation;
 
 pub use collection::Collection;
 pub use database::{duplicate_id_error, Database, DB_NAME};

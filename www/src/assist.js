@@ -4,9 +4,9 @@
 // its own (see assist_worker.js), so a long run never delays it and it never
 // delays typing.
 import { engineModule, operatorDocs } from './engine.js';
-import { t } from './i18n.js';
+import { t, language, onLanguage } from './i18n.js';
 
-/** Every page string of this module (a later issue moves them to per-language catalogues). */
+/** Every page string of this module. */
 export const TEXT = {
   get manualLink() { return t('assist.manualLink'); },
   workerName: 'mqlplay assist',
@@ -14,6 +14,45 @@ export const TEXT = {
 
 /** Every catalogue URL points into MongoDB's manual; nothing else is opened. */
 const MANUAL = 'https://www.mongodb.com/docs/manual/';
+
+/**
+ * What the engine writes in English, in the page's language: the engine gives each
+ * text a key (`op.stage.$match`, `kind.stage`, `method.collection.find`, `var.ROOT` …)
+ * and `i18n/assist/<lang>.json` translates it; English (the engine's own words) is the
+ * fallback. A catalogue is fetched only for the language in use.
+ */
+const assistCatalogues = new Map();
+
+function assistCatalogue(lang) {
+  if (lang === 'en') return Promise.resolve({});
+  if (!assistCatalogues.has(lang)) {
+    const url = new URL(`i18n/assist/${lang}.json`, document.baseURI);
+    const load = fetch(url).then((r) => (r.ok ? r.json() : {})).catch(() => {
+      assistCatalogues.delete(lang); // offline: English now, another try next time
+      return {};
+    });
+    assistCatalogues.set(lang, load);
+  }
+  return assistCatalogues.get(lang);
+}
+
+onLanguage((lang) => { assistCatalogue(lang); }); // ready before the first hover
+
+/** Completion options with their detail and info in the page's language. */
+async function translateOptions(options) {
+  const words = await assistCatalogue(language());
+  return options.map((o) => ({
+    ...o,
+    detail: words[o.detailKey] ?? o.detail,
+    info: (o.infoKey && words[o.infoKey]) || o.info,
+  }));
+}
+
+/** Hover entries with their kind and summary in the page's language. */
+async function translateDocs(entries) {
+  const words = await assistCatalogue(language());
+  return entries.map((e) => ({ ...e, kind: words[e.kindKey] ?? e.kind, summary: words[e.summaryKey] ?? e.summary }));
+}
 
 /** Pause after the last keystroke before a pane is checked. */
 const CHECK_DELAY_MS = 300;
@@ -60,7 +99,8 @@ export class Assistant {
     } else if (msg.type === 'assist-completion') {
       const resolve = this.completions.get(msg.id);
       this.completions.delete(msg.id);
-      resolve?.(JSON.parse(msg.json));
+      const res = JSON.parse(msg.json);
+      translateOptions(res.options).then((options) => resolve?.({ ...res, options }));
     } else if (msg.type === 'assist-crash') {
       this.restart();
     }
@@ -92,8 +132,8 @@ export class Assistant {
   }
 
   /** Catalogue entries for an operator name (hover docs). */
-  docs(name) {
-    return operatorDocs(name);
+  async docs(name) {
+    return translateDocs(await operatorDocs(name));
   }
 }
 
