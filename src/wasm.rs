@@ -4,7 +4,7 @@
 //! answers (format, links, statements) too.
 use crate::page::{self, Collections};
 use crate::RunCtx;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
 /// A small answer as a plain JS object (through its JSON text: no serde code
@@ -18,7 +18,23 @@ fn parse(text: &str) -> Result<JsValue, JsError> {
 }
 
 fn ctx(now_millis: f64, seed: f64) -> RunCtx {
-    RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64)
+    let mut run = RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64);
+    run.tz = TIME_ZONE.with(Cell::get);
+    run
+}
+
+thread_local! {
+    /// The page's run setting for local-time dates (`None`: UTC).
+    static TIME_ZONE: Cell<Option<crate::tzdb::Tz>> = const { Cell::new(None) };
+}
+
+/// Set the time zone of the following runs' local-time dates (an Olson
+/// name; empty for UTC). False, leaving UTC, for a name the engine does not know.
+#[wasm_bindgen]
+pub fn set_time_zone(name: &str) -> bool {
+    let tz = crate::tzdb::Tz::parse(name);
+    TIME_ZONE.with(|t| t.set(tz));
+    name.is_empty() || tz.is_some()
 }
 
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run

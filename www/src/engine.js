@@ -3,7 +3,7 @@
 // and hands the compiled module back: this thread instantiates it for quick
 // pure calls (format, links) and gives it to every later worker.
 import { t } from './i18n.js';
-import init, { format as wasmFormat, encode_link, decode_link, operator_docs, statements } from '../pkg/mqlplay.js';
+import init, { format as wasmFormat, encode_link, decode_link, operator_docs, statements, set_time_zone } from '../pkg/mqlplay.js';
 
 export const TIME_LIMIT_MS = 10_000;
 
@@ -92,6 +92,8 @@ export const format = (text) => pure(wasmFormat, text);
 export const encodeLink = (state) => pure(encode_link, JSON.stringify(state));
 export const decodeLink = (fragment) => pure(decode_link, fragment);
 export const operatorDocs = (name) => pure(operator_docs, name);
+/** Whether the engine knows a time zone name ('' is UTC). */
+export const knownTimeZone = (name) => pure(set_time_zone, name);
 
 /** The compiled engine module, for workers of other parts of the page (assist.js). */
 export function engineModule() {

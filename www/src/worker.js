@@ -1,6 +1,6 @@
 // The engine's thread: runs scripts so the page never freezes. The page may
 // terminate this worker at any time (Stop, time limit, a trap) and start a new one.
-import init, { run_page, run_page_again, stages_page, export_result, export_collection } from '../pkg/mqlplay.js';
+import init, { run_page, run_page_again, stages_page, export_result, export_collection, set_time_zone } from '../pkg/mqlplay.js';
 import { handleAssist } from './assist_worker.js';
 
 // The Database text of the last run: while it is unchanged it does not cross into wasm again.
@@ -40,6 +40,7 @@ self.onmessage = async (event) => {
   if (msg.type === 'run') {
     try {
       await ready;
+      set_time_zone(msg.tz || ''); // local-time dates; the page checked the name
       const t0 = performance.now();
       // JSON text: one string crosses to the page, which parses it (see engine.js).
       // The engine keeps the configuration loaded while its text is unchanged.
