@@ -1,6 +1,7 @@
 //! The page's run output as one relaxed-Extended-JSON text (the worker hands it to
 //! `JSON.parse`): `{results, collections, names, error?, shell, work, collectionsShell, initial,
-//! initialShell}` (`names`: every collection after the run).
+//! initialShell}` (`names`: every collection after the run); from a [`Cache::paged`] cache
+//! also `totals`, and long results hold only their first page (see `paging`).
 //! The loaded configuration is kept between runs while its text (and seed, and the
 //! instant when the text can read it) is unchanged: each run starts from a copy,
 //! which shares the collections until the script writes one (see `storage`).
@@ -31,9 +32,26 @@ struct Loaded {
 #[derive(Default)]
 pub struct Cache {
     loaded: Option<Loaded>,
+    /// Whether long results are cut to their first page (the page's worker),
+    /// and what the last run kept of them.
+    paged: bool,
+    kept: paging::Kept,
 }
 
 impl Cache {
+    /// A cache whose runs hand long results out a page at a time (see `paging`).
+    pub fn paged() -> Cache {
+        Cache {
+            paged: true,
+            ..Cache::default()
+        }
+    }
+
+    /// Documents of a result the last run cut (see `paging::page_json`).
+    pub fn page_json(&self, index: usize, from: usize, count: usize) -> String {
+        paging::page_json(&self.kept, index, from, count)
+    }
+
     /// The database built from `db_text`, loaded again only when something it
     /// depends on changed.
     fn database(&mut self, db_text: &str, run: &RunCtx) -> &Result<Database, Error> {
@@ -78,6 +96,9 @@ pub fn run_json(
     out.push_str("{\"results\":[");
     let mut printed: Vec<String> = Vec::new();
     let mut work: Vec<Option<WorkDone>> = Vec::new();
+    let mut totals: Vec<Option<usize>> = Vec::new();
+    let paged = cache.paged;
+    let mut kept = paging::Kept::default();
     let mut db_failed = false;
     let (start, error, end) = match cache.database(db_text, run) {
         Err(e) => {
@@ -90,8 +111,12 @@ pub fn run_json(
                 if !printed.is_empty() {
                     out.push(',');
                 }
-                r.write_ejson(&mut out);
-                printed.push(r.print_shell());
+                if paged {
+                    totals.push(kept.write_result(&r, &mut out, &mut printed));
+                } else {
+                    r.write_ejson(&mut out);
+                    printed.push(r.print_shell());
+                }
                 work.push(w);
             });
             (Some(start), error, Some(db))
@@ -140,6 +165,10 @@ pub fn run_json(
     }
     out.push_str("],\"work\":");
     write_work(&mut out, &work);
+    if paged {
+        out.push_str(",\"totals\":");
+        paging::write_totals(&mut out, &totals);
+    }
     out.push_str(",\"collectionsShell\":{");
     if let Some(end) = &end {
         for (i, name) in changed.iter().enumerate() {
@@ -175,6 +204,7 @@ pub fn run_json(
         _ => out.push_str("{},\"initialShell\":{}"),
     }
     out.push('}');
+    cache.kept = kept;
     out
 }
 
@@ -269,6 +299,7 @@ pub fn run_once(db_text: &str, script: &str, run: &RunCtx) -> String {
 }
 
 pub mod export;
+pub mod paging;
 pub mod stages;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
