@@ -44,12 +44,13 @@ thread_local! {
 
 /// Documents `from..from + count` of result `index` of the last [`run_page`]
 /// (whose output holds a long result's first page and its length in `totals`):
-/// JSON text `{docs, shell}`, or `null` when they are no longer kept.
+/// JSON text `{docs, shell}`, or `null` when that result was not cut. The first
+/// request for a result runs the script again (see `page::paging`).
 #[wasm_bindgen]
 pub fn result_page(index: u32, from: u32, count: u32) -> String {
     CACHE.with(|cache| {
         cache
-            .borrow()
+            .borrow_mut()
             .page_json(index as usize, from as usize, count as usize)
     })
 }

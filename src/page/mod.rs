@@ -36,6 +36,8 @@ pub struct Cache {
     /// and what the last run kept of them.
     paged: bool,
     kept: paging::Kept,
+    /// The last run's Database text, script and context, run again for a cut result's pages.
+    last: Option<(std::rc::Rc<str>, String, RunCtx)>,
 }
 
 impl Cache {
@@ -47,9 +49,33 @@ impl Cache {
         }
     }
 
-    /// Documents of a result the last run cut (see `paging::page_json`).
-    pub fn page_json(&self, index: usize, from: usize, count: usize) -> String {
+    /// Documents of a result the last run cut (see `paging::page_json`); the
+    /// first request runs the script again to keep them.
+    pub fn page_json(&mut self, index: usize, from: usize, count: usize) -> String {
+        if self.kept.needs(index) {
+            self.keep_result(index);
+        }
         paging::page_json(&self.kept, index, from, count)
+    }
+
+    fn keep_result(&mut self, index: usize) {
+        let Some((text, script, run)) = self.last.clone() else {
+            return;
+        };
+        let _budget = budget::start_run();
+        let Ok(start) = self.database(&text, &run) else {
+            return;
+        };
+        let mut db = start.clone();
+        let mut kept = std::mem::take(&mut self.kept);
+        let mut k = 0;
+        crate::run_each(&mut db, &script, &run, false, |r, _| {
+            if k == index {
+                kept.keep(index, &r);
+            }
+            k += 1;
+        });
+        self.kept = kept;
     }
 
     /// The database built from `db_text`, loaded again only when something it
@@ -205,6 +231,10 @@ pub fn run_json(
     }
     out.push('}');
     cache.kept = kept;
+    cache.last = match &cache.loaded {
+        Some(l) if paged => Some((std::rc::Rc::clone(&l.db_text), script.to_string(), *run)),
+        _ => None,
+    };
     out
 }
 

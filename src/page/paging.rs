@@ -2,9 +2,11 @@
 //! documents into JavaScript objects costs far more than the query that found
 //! them (BENCHMARKS.md, "Results to JavaScript"), and the page shows only the
 //! first ones: the run's output holds a result's first [`PAGE`] documents and
-//! its length, and the engine keeps the rest until the next run, handing them
-//! out on request ([`page_json`]). Copy and Download run the script again
-//! (`export`), so they still give every document.
+//! its length. The first request for more runs the script again (as Copy and
+//! Download do, `export`) and keeps that result's other documents as BSON until
+//! the next run; every page is handed out from them ([`page_json`]). Keeping
+//! them at every run would cost more than the rest of the run (an encoding per
+//! document) for documents most runs never show.
 use crate::engine::View;
 use crate::text::ejson::{write_docs, write_str, write_value};
 use crate::text::shell;
@@ -13,10 +15,17 @@ use bson::{Bson, Document};
 /// Documents of a result in the run's output and in each later page.
 pub const PAGE: usize = 100;
 
-/// What the last run kept: per result, its documents after the first page.
+/// Per result of the last run: whole, cut, or cut with its other documents kept.
 #[derive(Debug, Default)]
 pub struct Kept {
-    rest: Vec<Option<Rest>>,
+    rest: Vec<Slot>,
+}
+
+#[derive(Debug)]
+enum Slot {
+    Whole,
+    Cut,
+    Kept(Rest),
 }
 
 /// Documents as BSON, one after the other: encoding them is a copy per document,
@@ -39,6 +48,15 @@ impl Rest {
             rest.ends.push(rest.bytes.len());
         }
         Some(rest)
+    }
+
+    /// Result `r`'s documents after the first page.
+    fn of_view(r: &View<'_>) -> Option<Rest> {
+        match r {
+            View::Docs(docs) => Rest::of_docs(docs.get(PAGE..)?.iter().copied()),
+            View::Value(Bson::Array(items)) => Rest::of_values(items.get(PAGE..)?),
+            View::Value(_) => None,
+        }
     }
 
     fn of_values(items: &[Bson]) -> Option<Rest> {
@@ -85,36 +103,40 @@ impl Kept {
         out: &mut String,
         printed: &mut Vec<String>,
     ) -> Option<usize> {
-        let cut = match r {
-            View::Docs(docs) if docs.len() > PAGE => Rest::of_docs(docs[PAGE..].iter().copied())
-                .map(|rest| {
-                    let first = &docs[..PAGE];
-                    write_docs(out, first.iter().copied());
-                    printed.push(shell::print_docs(first));
-                    (docs.len(), rest)
-                }),
+        let total = match r {
+            View::Docs(docs) if docs.len() > PAGE => {
+                let first = &docs[..PAGE];
+                write_docs(out, first.iter().copied());
+                printed.push(shell::print_docs(first));
+                docs.len()
+            }
             View::Value(Bson::Array(items)) if items.len() > PAGE => {
-                Rest::of_values(&items[PAGE..]).map(|rest| {
-                    let first = Bson::Array(items[..PAGE].to_vec());
-                    write_value(out, &first);
-                    printed.push(shell::print(&first));
-                    (items.len(), rest)
-                })
+                let first = Bson::Array(items[..PAGE].to_vec());
+                write_value(out, &first);
+                printed.push(shell::print(&first));
+                items.len()
             }
-            _ => None,
-        };
-        match cut {
-            Some((total, rest)) => {
-                self.rest.push(Some(rest));
-                Some(total)
-            }
-            None => {
-                // Short, or not encodable as BSON: whole.
+            _ => {
                 r.write_ejson(out);
                 printed.push(r.print_shell());
-                self.rest.push(None);
-                None
+                self.rest.push(Slot::Whole);
+                return None;
             }
+        };
+        self.rest.push(Slot::Cut);
+        Some(total)
+    }
+
+    /// Whether result `index` was cut and its other documents are not kept yet.
+    pub fn needs(&self, index: usize) -> bool {
+        matches!(self.rest.get(index), Some(Slot::Cut))
+    }
+
+    /// Keep result `index`'s documents after the first page, from `r` (the same
+    /// result, run again); a result that does not encode stays cut, with none to give.
+    pub fn keep(&mut self, index: usize, r: &View<'_>) {
+        if let (Some(slot), Some(rest)) = (self.rest.get_mut(index), Rest::of_view(r)) {
+            *slot = Slot::Kept(rest);
         }
     }
 }
@@ -122,9 +144,9 @@ impl Kept {
 /// Documents `from..from + count` of result `index` of the last run (`from` counts
 /// from the result's start, so at least [`PAGE`]): `{"docs": [...], "shell":
 /// [...]}` (each document printed by mongosh), or `null` when that result was not
-/// cut or is no longer kept.
+/// cut or its documents could not be kept.
 pub fn page_json(kept: &Kept, index: usize, from: usize, count: usize) -> String {
-    let Some(Some(rest)) = kept.rest.get(index) else {
+    let Some(Slot::Kept(rest)) = kept.rest.get(index) else {
         return "null".to_string();
     };
     let start = from.saturating_sub(PAGE).min(rest.len());
