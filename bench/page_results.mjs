@@ -2,8 +2,10 @@
 // JavaScript"): the whole result as the engine writes it (relaxed Extended JSON
 // text, then JSON.parse; what the worker parsed before results were paged) beside
 // the page's own run (`run_page_again`: the query, its first page of 100 documents,
-// the shell text and the work, then JSON.parse). Interleaved A/B rounds in one
-// process; prints the load average, since this is not the quiet `./build.sh bench`.
+// the shell text and the work, then JSON.parse), and what "Show 100 more" costs: the
+// first request runs the script again and keeps the result's other documents, later
+// ones read them. Interleaved A/B rounds in one process; prints the load average,
+// since this is not the quiet `./build.sh bench`.
 //   node bench/page_results.mjs [--pkg www/pkg] [--rounds 15]
 import { readFileSync, copyFileSync, mkdtempSync } from "node:fs";
 import { join, resolve, dirname } from "node:path";
@@ -50,6 +52,8 @@ for (const c of CASES) {
   mod.run_page(text, c.script, NOW, 0); // the page's first run loads the configuration
   const whole = [];
   const paged = [];
+  const firstMore = [];
+  const nextMore = [];
   let shown = 0;
   let total = 0;
   for (let r = 0; r < ROUNDS; r++) {
@@ -61,10 +65,13 @@ for (const c of CASES) {
       const out = JSON.parse(mod.run_page_again(c.script, NOW, 0));
       shown = out.results[0].length;
     }));
+    firstMore.push(time(() => JSON.parse(mod.result_page(0, 100, 100))));
+    nextMore.push(time(() => JSON.parse(mod.result_page(0, 200, 100))));
   }
   const spread = (xs) => `${ms(Math.min(...xs))}–${ms(Math.max(...xs))}`;
   console.log(`${c.id} (${c.dataset} ${c.n}, ${total} results): whole result to JS ${ms(median(whole))} (${spread(whole)}); ` +
-    `the page's run, ${shown} shown ${ms(median(paged))} (${spread(paged)})`);
+    `the page's run, ${shown} shown ${ms(median(paged))} (${spread(paged)}); ` +
+    `first "more" ${ms(median(firstMore))} (${spread(firstMore)}), next ${ms(median(nextMore))} (${spread(nextMore)})`);
   db.free();
   script.free();
 }
