@@ -88,6 +88,7 @@ test('a long result shows its first page, then more on request, in every view', 
   assert.match(rows.at(-1), new RegExp(`_id: ${N - 1},`));
   // The second result is whole.
   assert.equal((await page.textContent('#result .result:nth-of-type(2) pre.shell')).trim(), String(N));
+  await page.locator('#result .result:nth-of-type(1) .result-pager').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, 'paging-shell.png') });
   // Another view redraws the pages already fetched, in its own form.
   await page.click('[data-view="ejson"]');
@@ -108,6 +109,7 @@ test('a long result shows its first page, then more on request, in every view', 
     page.click('#result .result:nth-of-type(1) .result-tool:has-text("Download")')]);
   assert.equal(JSON.parse(readFileSync(await d.path(), 'utf8')).length, N);
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#result .result:nth-of-type(1) .result-pager').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, 'paging-phone.png') });
   // The next run's long result is paged from its own documents.
   await page.setViewportSize({ width: 1366, height: 768 });
