@@ -248,6 +248,7 @@ function render() {
       head.append(tools);
     },
     collectionTool: (name) => collectionTool(name, exporter, status),
+    more: (i, from, count) => getRunner().page(run.id, i, from, count),
   });
   const all = allCollections(run.out, exporter, status);
   if (all) $('result').append(all);
