@@ -3,6 +3,7 @@
 //! trees. The indexes themselves are storage (`crate::storage::index`).
 pub mod bounds;
 pub mod explain;
+mod geo_explain;
 pub mod parsed;
 pub mod plan;
 pub mod scan;
