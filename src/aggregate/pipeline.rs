@@ -135,7 +135,19 @@ impl Pipeline {
             let last = i + 1 == stages.len();
             out.push(compile_placed(name, spec, ctx, place, i == 0, last)?);
         }
-        Ok(Pipeline { stages: out })
+        let pipeline = Pipeline { stages: out };
+        if place == Place::Top
+            && !pipeline.has_text()
+            && stages.iter().any(crate::fts::asks_text_score)
+        {
+            return Err(crate::fts::score_unavailable());
+        }
+        Ok(pipeline)
+    }
+
+    /// Does the pipeline start with a `$text` match (its documents carry scores)?
+    pub fn has_text(&self) -> bool {
+        matches!(self.stages.first(), Some(Stage::Match(f)) if f.text().is_some())
     }
 
     /// Does the pipeline start with `$documents` (so it needs no input)?
@@ -158,6 +170,9 @@ impl Pipeline {
                     ))
                 }
             };
+            if crate::value::size::too_deep_for_bson(&next) {
+                return Err(crate::value::size::bson_depth_error());
+            }
             cur = Some(next);
         }
         Ok(cur.unwrap_or_else(|| doc.clone()))
@@ -190,6 +205,9 @@ impl Pipeline {
             let (body, docs): (&[Stage], Docs) = match &source {
                 Source::Collection(name) => match (body, dbr.collection(name)) {
                     ([Stage::GeoNear(g), rest @ ..], c) => (rest, owned(g.run(c, name, scope)?)),
+                    ([Stage::Match(f), rest @ ..], c) if f.text().is_some() => {
+                        (rest, text_match(f, c, scope)?)
+                    }
                     (_, Some(c)) => leading(body, c.docs(), scope)?,
                     (_, None) => (body, Vec::new()),
                 },
@@ -199,14 +217,21 @@ impl Pipeline {
                 Source::Docs(v) => v.into_iter().map(Cow::Owned).collect(),
                 _ => docs,
             };
+            let scored = self.has_text();
             run_stages(body, docs, dbr, scope)?
                 .into_iter()
-                .map(Cow::into_owned)
+                .map(|d| {
+                    let mut d = d.into_owned();
+                    if scored {
+                        crate::index::text::strip_score(&mut d);
+                    }
+                    d
+                })
                 .collect()
         };
         match write {
             Some(Stage::Out(o)) => {
-                o.write(result, db)?;
+                o.write(result, db, scope)?;
                 Ok(Vec::new())
             }
             Some(Stage::Merge(m)) => {
@@ -255,6 +280,27 @@ fn leading<'a>(
         }
         _ => (stages, docs.iter().map(Cow::Borrowed).collect()),
     })
+}
+
+/// A leading `$text` match: over the collection's text index, each document
+/// carrying its score for `{$meta: "textScore"}` further on.
+fn text_match<'a>(
+    f: &Filter,
+    c: Option<&'a crate::storage::Collection>,
+    scope: &Scope,
+) -> Result<Docs<'a>> {
+    let filter = crate::index::text::bind(f, None, c)?;
+    let (Some(search), Some(c)) = (filter.text_search(), c) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for d in c.docs() {
+        if filter.matches(d, scope)? {
+            out.push(Cow::Owned(crate::index::text::with_score(d, search)?));
+        }
+    }
+    crate::budget::check()?;
+    Ok(out)
 }
 
 /// Stage `i` of `stages` compiled where it stands (the page's stage-by-stage view).
@@ -313,7 +359,14 @@ fn compile_stage(
                     "the match filter must be an expression in an object",
                 ));
             };
-            Stage::Match(Filter::compile(d, ctx)?)
+            let filter = Filter::compile(d, ctx)?;
+            if filter.text().is_some() && !(first && place == Place::Top) {
+                return Err(Error::location(
+                    17313,
+                    "$match with $text is only allowed as the first pipeline stage",
+                ));
+            }
+            Stage::Match(filter)
         }
         "$project" => Stage::Project(Projection::project(spec, ctx)?),
         "$addFields" | "$set" => Stage::Project(Projection::add_fields(spec, name, ctx)?),
@@ -443,9 +496,14 @@ pub(crate) fn run_stages<'a>(
         docs = match stage {
             Stage::Match(f) => {
                 let mut out = Vec::with_capacity(docs.len());
+                let search = f.text_search();
                 for d in docs {
                     if f.matches(&d, scope)? {
-                        out.push(d);
+                        out.push(match search {
+                            // A bound `$text` (the Stages view): the score rides along.
+                            Some(s) => Cow::Owned(crate::index::text::with_score(&d, s)?),
+                            None => d,
+                        });
                     }
                 }
                 out
@@ -553,8 +611,42 @@ pub(crate) fn run_stages<'a>(
             }
         };
         crate::budget::check()?;
+        if builds_documents(stage) {
+            check_depth(&docs)?;
+        }
     }
     Ok(docs)
+}
+
+/// Whether a stage's output documents can be deeper than its input's.
+fn builds_documents(stage: &Stage) -> bool {
+    !matches!(
+        stage,
+        Stage::Match(_)
+            | Stage::Sort(_)
+            | Stage::Limit(_)
+            | Stage::Skip(_)
+            | Stage::Unwind(_)
+            | Stage::Count(_)
+            | Stage::Sample(_)
+            | Stage::Redact(_)
+            | Stage::Out(_)
+            | Stage::Merge(_)
+    )
+}
+
+/// The server fails with Overflow when it builds a document deeper than 200
+/// levels; it checks as it serializes, mqlplay after each stage that builds
+/// documents, so that no later stage, printer or drop meets one deeper.
+fn check_depth(docs: &Docs) -> Result<()> {
+    for d in docs {
+        if let Cow::Owned(d) = d {
+            if crate::value::size::too_deep_for_bson(d) {
+                return Err(crate::value::size::bson_depth_error());
+            }
+        }
+    }
+    Ok(())
 }
 
 fn owned<'a>(docs: Vec<Document>) -> Docs<'a> {

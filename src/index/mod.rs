@@ -7,3 +7,4 @@ mod geo_explain;
 pub mod parsed;
 pub mod plan;
 pub mod scan;
+pub mod text;

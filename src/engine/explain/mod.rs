@@ -6,6 +6,7 @@
 mod count;
 mod distinct;
 mod pipeline;
+mod text;
 mod write;
 
 pub(super) use count::of_count;
@@ -95,6 +96,7 @@ fn execute<'c>(
     max: usize,
 ) -> Result<(Vec<&'c Document>, Executed)> {
     let filter = Filter::compile(filter_doc, &CompileCtx::default())?;
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), c)?;
     execute_filter(c, &filter, sort, hint, run, max)
 }
 
@@ -109,6 +111,7 @@ fn execute_write<'c>(
     max: usize,
 ) -> Result<(Vec<&'c Document>, Executed)> {
     let filter = Filter::compile_find(filter_doc, &CompileCtx::default())?;
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), c)?;
     execute_filter(c, &filter, sort, hint, run, max)
 }
 

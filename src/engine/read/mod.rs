@@ -1,6 +1,7 @@
 //! Read methods: find (a cursor, see `cursor`), findOne, countDocuments,
 //! estimatedDocumentCount, count, distinct.
 mod count;
+mod text_find;
 mod cursor;
 mod distinct;
 

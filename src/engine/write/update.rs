@@ -28,6 +28,8 @@ pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<
     let ctx = opts.compile_ctx();
     let filter_span = call.arg(0).map_or(call.span, |a| a.span);
     let filter = Filter::compile_find(filter_doc, &ctx).map_err(|e| e.at(filter_span))?;
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), session.db.collection(coll))
+        .map_err(|e| e.at(filter_span))?;
     let compile = |spec: &Bson| {
         Update::compile(spec, opts.array_filters.as_deref(), &ctx)
             .map_err(|e| e.at(update_arg.span))
@@ -55,6 +57,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<
         sort: sort.as_ref(),
         multi,
         command: "update",
+        bypass: opts.bypass,
     };
     let update = match update {
         Some(u) => u,
