@@ -8,6 +8,7 @@ mod command;
 mod explain;
 mod indexes;
 mod insert;
+mod insert_args;
 mod read;
 mod sort_arg;
 pub mod stages_view;

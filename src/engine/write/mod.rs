@@ -4,6 +4,7 @@ mod bulk;
 mod delete;
 mod exec;
 mod find_modify;
+mod find_modify_args;
 mod options;
 mod update;
 
