@@ -5,6 +5,7 @@ mod answer;
 mod call;
 mod coll_options;
 mod command;
+mod create_index_args;
 mod explain;
 mod indexes;
 mod insert;
