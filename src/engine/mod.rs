@@ -1,6 +1,7 @@
 //! Runs a script's statements against the database: decodes each method
 //! chain and hands it to the module that implements the method.
 mod aggregate;
+mod aggregate_args;
 mod answer;
 mod call;
 mod coll_options;
