@@ -3,6 +3,7 @@
 mod count;
 mod cursor;
 mod distinct;
+mod find_args;
 
 pub(super) use count::{written, CountArgs, CountRun};
 pub(super) use distinct::DistinctArgs;
