@@ -2,11 +2,13 @@
 //! findAndModify and bulkWrite.
 mod bulk;
 mod delete;
+mod delete_args;
 mod exec;
 mod find_modify;
 mod find_modify_args;
 mod options;
 mod update;
+mod update_args;
 
 use super::{Command, Method, Session};
 use crate::error::{Error, Result};
