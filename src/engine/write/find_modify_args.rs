@@ -10,7 +10,7 @@ use bson::{Bson, Document};
 
 /// A findAndModify-family call, typed.
 #[derive(Clone, Debug)]
-pub(super) struct FindModifyArgs {
+pub(crate) struct FindModifyArgs {
     /// The filter as written (a positional projection refers to it).
     pub filter: Document,
     /// The update or replacement; `None` removes the document.

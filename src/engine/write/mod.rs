@@ -10,6 +10,10 @@ mod options;
 mod update;
 mod update_args;
 
+pub(super) use delete_args::DeleteArgs;
+pub(super) use find_modify_args::FindModifyArgs;
+pub(super) use update_args::UpdateArgs;
+
 use super::{Command, Method, Session};
 use crate::error::{Error, Result};
 use bson::Bson;
