@@ -2,7 +2,7 @@
 //! `getIndexes`, `getIndexKeys`, `hideIndex`, `unhideIndex`.
 //! See https://www.mongodb.com/docs/manual/reference/method/js-collection/.
 use super::create_index_args::CreateIndexArgs;
-use super::{Call, Command, Database, Method, Session};
+use super::{Command, Database, Method, Session};
 use crate::error::{Error, Result};
 use crate::storage::Collection;
 use crate::text::shell::type_name;
