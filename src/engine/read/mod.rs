@@ -5,7 +5,7 @@ mod cursor;
 mod distinct;
 mod find_args;
 
-pub(super) use count::{written, CountArgs, CountRun};
+pub(super) use count::{CountArgs, CountRun};
 pub(super) use distinct::DistinctArgs;
 
 use super::{Answer, Call, Command, Method, Session};
