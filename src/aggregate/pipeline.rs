@@ -158,6 +158,9 @@ impl Pipeline {
                     ))
                 }
             };
+            if crate::value::size::too_deep_for_bson(&next) {
+                return Err(crate::value::size::bson_depth_error());
+            }
             cur = Some(next);
         }
         Ok(cur.unwrap_or_else(|| doc.clone()))
@@ -206,7 +209,7 @@ impl Pipeline {
         };
         match write {
             Some(Stage::Out(o)) => {
-                o.write(result, db)?;
+                o.write(result, db, scope)?;
                 Ok(Vec::new())
             }
             Some(Stage::Merge(m)) => {
@@ -553,8 +556,42 @@ pub(crate) fn run_stages<'a>(
             }
         };
         crate::budget::check()?;
+        if builds_documents(stage) {
+            check_depth(&docs)?;
+        }
     }
     Ok(docs)
+}
+
+/// Whether a stage's output documents can be deeper than its input's.
+fn builds_documents(stage: &Stage) -> bool {
+    !matches!(
+        stage,
+        Stage::Match(_)
+            | Stage::Sort(_)
+            | Stage::Limit(_)
+            | Stage::Skip(_)
+            | Stage::Unwind(_)
+            | Stage::Count(_)
+            | Stage::Sample(_)
+            | Stage::Redact(_)
+            | Stage::Out(_)
+            | Stage::Merge(_)
+    )
+}
+
+/// The server fails with Overflow when it builds a document deeper than 200
+/// levels; it checks as it serializes, mqlplay after each stage that builds
+/// documents, so that no later stage, printer or drop meets one deeper.
+fn check_depth(docs: &Docs) -> Result<()> {
+    for d in docs {
+        if let Cow::Owned(d) = d {
+            if crate::value::size::too_deep_for_bson(d) {
+                return Err(crate::value::size::bson_depth_error());
+            }
+        }
+    }
+    Ok(())
 }
 
 fn owned<'a>(docs: Vec<Document>) -> Docs<'a> {

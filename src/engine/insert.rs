@@ -2,6 +2,7 @@
 use super::insert_args::InsertArgs;
 use super::{Command, Database, Session};
 use crate::error::Result;
+use crate::storage::validation;
 use bson::{Bson, Document};
 
 pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
@@ -10,15 +11,20 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
         docs,
         many,
         ordered,
+        bypass,
         span,
     } = InsertArgs::decode(cmd.call, cmd.method)?;
+    let scope = crate::expr::Scope::new(&session.run);
     let namespace = Database::namespace(coll);
     let mut ids = Vec::with_capacity(docs.len());
     let mut first_error = None;
     for doc in docs {
-        let doc = session.db.prepare_insert(doc).map_err(|e| e.at(span))?;
+        let doc = validation::prepare(session.db, coll, doc).map_err(|e| e.at(span))?;
         let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
         let inserted = Database::check_insert(&doc)
+            .and_then(|()| {
+                validation::check(session.db.collection(coll), None, &doc, &scope, bypass)
+            })
             .and_then(|()| session.db.collection_mut(coll).insert(&namespace, doc));
         match inserted {
             Ok(()) => ids.push(id),

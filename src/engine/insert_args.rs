@@ -2,6 +2,7 @@
 //! once into [`InsertArgs`] (the checks in mongosh's order).
 use super::{Call, Method};
 use crate::error::{Error, Result, Span};
+use crate::storage::validation;
 use bson::{Bson, Document};
 
 /// An insert call, typed.
@@ -12,6 +13,8 @@ pub(super) struct InsertArgs {
     pub many: bool,
     /// `ordered` (default true): stop at the first failure.
     pub ordered: bool,
+    /// `bypassDocumentValidation`: the collection's validator is not applied.
+    pub bypass: bool,
     /// Where errors about the documents point.
     pub span: Span,
 }
@@ -49,7 +52,8 @@ impl InsertArgs {
                     .at(arg.span))
                 }
             };
-        let ordered = match call.doc_arg(1, "options")? {
+        let opts = call.doc_arg(1, "options")?;
+        let ordered = match opts {
             Some(opts) => match opts.get("ordered") {
                 None => true,
                 Some(Bson::Boolean(b)) => *b,
@@ -59,10 +63,12 @@ impl InsertArgs {
             },
             None => true,
         };
+        let bypass = validation::bypass(opts).map_err(|e| e.at(call.span))?;
         Ok(InsertArgs {
             docs,
             many,
             ordered,
+            bypass,
             span: arg.span,
         })
     }

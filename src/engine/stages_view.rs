@@ -323,7 +323,7 @@ pub(super) fn probe(
         .find_map(|e| e.stage.as_ref())
         .and_then(|s| s.as_ref().ok());
     Some(result.and_then(|docs| match write {
-        Some(Stage::Out(o)) => o.write(docs, db).map(|()| Vec::new()),
+        Some(Stage::Out(o)) => o.write(docs, db, scope).map(|()| Vec::new()),
         Some(Stage::Merge(m)) => m.write(docs, db, scope).map(|()| Vec::new()),
         _ => Ok(docs),
     }))

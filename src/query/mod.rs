@@ -8,6 +8,8 @@ mod near;
 mod ops;
 pub mod sort;
 pub(crate) mod upsert;
+pub mod validation_error;
+mod validation_schema;
 
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};

@@ -22,6 +22,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<
         sort: None,
         multi,
         command: "delete",
+        bypass: false,
     };
     let removed = exec::delete(session.db, coll, &target, &scope).map_err(|e| e.at(call.span))?;
     Ok(delete_result(removed.len()))

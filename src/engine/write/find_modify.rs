@@ -92,6 +92,7 @@ fn modify_one(
         sort: sort.as_ref(),
         multi: false,
         command: "findAndModify",
+        bypass: opts.bypass,
     };
     let update = match update {
         Some(u) => u,
@@ -130,6 +131,7 @@ fn delete_one(session: &mut Session, coll: &str, filter: &Document, opts: &Opts)
         sort: sort.as_ref(),
         multi: false,
         command: "findAndModify",
+        bypass: false,
     };
     let mut removed = exec::delete(session.db, coll, &target, &scope)?;
     match removed.pop() {

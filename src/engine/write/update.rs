@@ -48,6 +48,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<
         sort: sort.as_ref(),
         multi,
         command: "update",
+        bypass: opts.bypass,
     };
     let update = match update {
         Some(u) => u,
