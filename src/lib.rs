@@ -8,6 +8,7 @@
 //! - values and text: error, base64, sorting, budget, context, tzdb, value, pcre, text, json
 //! - geometry: geo
 //! - reader: shell, config, link
+//! - text search: fts
 //! - expressions: expr
 //! - filters and projections: query, projection
 //! - storage: storage
@@ -29,6 +30,7 @@ pub mod context;
 pub mod engine;
 pub mod error;
 pub mod expr;
+pub mod fts;
 pub mod geo;
 pub mod index;
 pub mod json;

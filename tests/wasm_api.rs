@@ -74,11 +74,10 @@ fn run_page_sends_only_changed_collections() {
     );
 }
 
-<<<<<<< HEAD
 #[wasm_bindgen_test]
 fn exports_are_canonical_and_name_every_collection() {
     let db = "db = { a: [{_id: 1, n: NumberLong(5)}], b: [{_id: 2}] }";
-    let text = mqlplay::wasm::run_page(db, "db.b.find()", 0.0, 0.0);
+    let text = mqlplay::wasm::run_page(db, "db.b.find()", 0.0, 0.0, None);
     assert!(text.contains(r#""names":["a","b"]"#), "{text}");
     let a = mqlplay::wasm::export_collection(db, "db.b.find()", 0.0, 0.0, "a", "array");
     assert_eq!(
@@ -87,7 +86,8 @@ fn exports_are_canonical_and_name_every_collection() {
     );
     let r = mqlplay::wasm::export_result(db, "db.a.find()", 0.0, 0.0, 0, "shell");
     assert_eq!(r, r#"{"text":"[ { _id: 1, n: Long('5') } ]"}"#);
-=======
+}
+
 /// A run reports its statements and, given a tutorial check, the verdict on
 /// that same run (the worker neither parses nor runs the script again).
 #[wasm_bindgen_test]
@@ -110,7 +110,6 @@ fn run_page_reports_statements_and_judges_its_run() {
     assert!(wrong.contains(r#""ok":false"#), "{wrong}");
     let plain = mqlplay::wasm::run_page_again(script, 0.0, 0.0, None).unwrap_or_default();
     assert!(!plain.contains(r#""check""#), "{plain}");
->>>>>>> house
 }
 
 /// Nesting far past the limits answers with an error on wasm's own 1 MiB

@@ -135,7 +135,19 @@ impl Pipeline {
             let last = i + 1 == stages.len();
             out.push(compile_placed(name, spec, ctx, place, i == 0, last)?);
         }
-        Ok(Pipeline { stages: out })
+        let pipeline = Pipeline { stages: out };
+        if place == Place::Top
+            && !pipeline.has_text()
+            && stages.iter().any(crate::fts::asks_text_score)
+        {
+            return Err(crate::fts::score_unavailable());
+        }
+        Ok(pipeline)
+    }
+
+    /// Does the pipeline start with a `$text` match (its documents carry scores)?
+    pub fn has_text(&self) -> bool {
+        matches!(self.stages.first(), Some(Stage::Match(f)) if f.text().is_some())
     }
 
     /// Does the pipeline start with `$documents` (so it needs no input)?
@@ -193,6 +205,9 @@ impl Pipeline {
             let (body, docs): (&[Stage], Docs) = match &source {
                 Source::Collection(name) => match (body, dbr.collection(name)) {
                     ([Stage::GeoNear(g), rest @ ..], c) => (rest, owned(g.run(c, name, scope)?)),
+                    ([Stage::Match(f), rest @ ..], c) if f.text().is_some() => {
+                        (rest, text_match(f, c, scope)?)
+                    }
                     (_, Some(c)) => leading(body, c.docs(), scope)?,
                     (_, None) => (body, Vec::new()),
                 },
@@ -202,9 +217,16 @@ impl Pipeline {
                 Source::Docs(v) => v.into_iter().map(Cow::Owned).collect(),
                 _ => docs,
             };
+            let scored = self.has_text();
             run_stages(body, docs, dbr, scope)?
                 .into_iter()
-                .map(Cow::into_owned)
+                .map(|d| {
+                    let mut d = d.into_owned();
+                    if scored {
+                        crate::index::text::strip_score(&mut d);
+                    }
+                    d
+                })
                 .collect()
         };
         match write {
@@ -258,6 +280,27 @@ fn leading<'a>(
         }
         _ => (stages, docs.iter().map(Cow::Borrowed).collect()),
     })
+}
+
+/// A leading `$text` match: over the collection's text index, each document
+/// carrying its score for `{$meta: "textScore"}` further on.
+fn text_match<'a>(
+    f: &Filter,
+    c: Option<&'a crate::storage::Collection>,
+    scope: &Scope,
+) -> Result<Docs<'a>> {
+    let filter = crate::index::text::bind(f, None, c)?;
+    let (Some(search), Some(c)) = (filter.text_search(), c) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for d in c.docs() {
+        if filter.matches(d, scope)? {
+            out.push(Cow::Owned(crate::index::text::with_score(d, search)?));
+        }
+    }
+    crate::budget::check()?;
+    Ok(out)
 }
 
 /// Stage `i` of `stages` compiled where it stands (the page's stage-by-stage view).
@@ -316,7 +359,14 @@ fn compile_stage(
                     "the match filter must be an expression in an object",
                 ));
             };
-            Stage::Match(Filter::compile(d, ctx)?)
+            let filter = Filter::compile(d, ctx)?;
+            if filter.text().is_some() && !(first && place == Place::Top) {
+                return Err(Error::location(
+                    17313,
+                    "$match with $text is only allowed as the first pipeline stage",
+                ));
+            }
+            Stage::Match(filter)
         }
         "$project" => Stage::Project(Projection::project(spec, ctx)?),
         "$addFields" | "$set" => Stage::Project(Projection::add_fields(spec, name, ctx)?),
@@ -446,9 +496,14 @@ pub(crate) fn run_stages<'a>(
         docs = match stage {
             Stage::Match(f) => {
                 let mut out = Vec::with_capacity(docs.len());
+                let search = f.text_search();
                 for d in docs {
                     if f.matches(&d, scope)? {
-                        out.push(d);
+                        out.push(match search {
+                            // A bound `$text` (the Stages view): the score rides along.
+                            Some(s) => Cow::Owned(crate::index::text::with_score(&d, s)?),
+                            None => d,
+                        });
                     }
                 }
                 out

@@ -105,6 +105,25 @@ fn compile_all(specs: &[Bson], off: &[usize], ctx: &CompileCtx, place: Place) ->
         .collect()
 }
 
+/// A leading `$text` match is bound to the collection's text index.
+fn bind_text(entries: &mut [Entry], c: Option<&crate::storage::Collection>) {
+    let Some(entry) = entries.iter_mut().find(|e| e.stage.is_some()) else {
+        return;
+    };
+    if let Some(Ok(Stage::Match(f))) = &entry.stage {
+        if f.text().is_some() {
+            entry.stage = Some(crate::index::text::bind(f, None, c).map(Stage::Match));
+        }
+    }
+}
+
+/// A document as the page shows it: without the score a `$text` match carries.
+fn unscored(d: &Document) -> Document {
+    let mut d = d.clone();
+    crate::index::text::strip_score(&mut d);
+    d
+}
+
 /// A sub-pipeline already compiled (inside `$facet` or `$lookup`), beside
 /// the stages as written.
 fn compiled(specs: &[Bson], p: &Pipeline) -> Vec<Entry> {
@@ -179,7 +198,7 @@ fn run_all<'a>(
         match step {
             Ok(out) => {
                 report.count = Some(out.len());
-                report.first = out.iter().take(SHOWN).map(|d| d.as_ref().clone()).collect();
+                report.first = out.iter().take(SHOWN).map(|d| unscored(d)).collect();
                 docs = out;
             }
             Err(err) => {
@@ -300,7 +319,8 @@ pub(super) fn probe(
     if coll.is_some() == (first == Some("$documents")) || first == Some("$geoNear") {
         return None;
     }
-    let entries = compile_all(stages, &off, ctx, Place::Top);
+    let mut entries = compile_all(stages, &off, ctx, Place::Top);
+    bind_text(&mut entries, coll.and_then(|name| db.collection(name)));
     let (reports, result) = {
         let db: &Database = db;
         // A missing collection reads as empty; `$documents` (validated where
@@ -313,7 +333,7 @@ pub(super) fn probe(
             None => Vec::new(),
         };
         let (reports, result) = run_all(&entries, docs, db, scope, 0);
-        let owned = result.map(|d| d.into_iter().map(Cow::into_owned).collect::<Vec<_>>());
+        let owned = result.map(|d| d.iter().map(|d| unscored(d)).collect::<Vec<_>>());
         (reports, owned)
     };
     p.report = Some(reports);

@@ -196,6 +196,19 @@ mod tests {
     }
 
     #[test]
+    fn a_text_match_is_searched_and_scored_stage_by_stage() {
+        let v = stages(
+            "db.t.createIndex({k: 'text'}, {default_language: 'none'})\ndb.t.aggregate([{$match: {$text: {$search: 'a'}}}, {$set: {s: {$meta: 'textScore'}}}])",
+            0,
+            vec![],
+        );
+        assert_eq!(counts(&v), [2, 2], "{v}");
+        assert_eq!(v["stages"][1]["docs"][0]["s"], 1.1);
+        // The score travels with the documents but is never shown as a field.
+        assert_eq!(v["stages"][0]["shell"][0], "{ _id: 1, k: 'a', n: 1 }");
+    }
+
+    #[test]
     fn the_selector_counts_every_aggregate_and_picks_one() {
         let script = format!("{THREE}\ndb.t.find()\ndb.t.aggregate([{{$count: 'n'}}])");
         let v = stages(&script, 1, vec![]);

@@ -150,9 +150,15 @@ impl Parser<'_> {
                 Node::Schema(Box::new(Schema::compile(schema)?))
             }
             "$text" => {
-                return Err(Error::not_supported(
-                    "$text (it needs a text index; use $regex instead)",
-                ))
+                if level == Level::Sub {
+                    return Err(Error::bad_value(
+                        "$text can only be applied to the top-level document",
+                    ));
+                }
+                Node::Text(Box::new(super::text::TextNode {
+                    args: crate::fts::TextArgs::parse(arg)?,
+                    search: None,
+                }))
             }
             "$sampleRate" => return Err(Error::not_supported("$sampleRate")),
             _ => {

@@ -29,6 +29,7 @@ pub(crate) enum Node {
     Path { path: FieldPath, pred: Pred },
     Expr(Box<Expr>),
     Schema(Box<Schema>),
+    Text(Box<super::text::TextNode>),
 }
 
 /// A test of one value (`None` = the path is missing there).
@@ -181,6 +182,10 @@ impl Node {
                 Root::Doc(d) => schema.matches_doc(d),
                 Root::Value(_) => false,
             },
+            Node::Text(text) => match root {
+                Root::Doc(d) => text.matches(d)?,
+                Root::Value(_) => false,
+            },
         })
     }
 }
@@ -229,6 +234,7 @@ pub(crate) mod match_type {
     pub const NOR: u8 = 20;
     pub const TYPE_OPERATOR: u8 = 21;
     pub const GEO: u8 = 22;
+    pub const TEXT: u8 = 23;
     pub const EXPRESSION: u8 = 24;
     pub const ALWAYS_FALSE: u8 = 25;
     pub const ALWAYS_TRUE: u8 = 26;
@@ -252,6 +258,7 @@ impl Node {
             Node::Path { path, pred } => (pred.match_type(), path.dotted()),
             Node::Expr(_) => (EXPRESSION, ""),
             Node::Schema(_) => (INTERNAL_SCHEMA, ""),
+            Node::Text(_) => (TEXT, ""),
         }
     }
 }

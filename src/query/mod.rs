@@ -7,6 +7,7 @@ mod matcher;
 mod near;
 mod ops;
 pub mod sort;
+pub mod text;
 pub(crate) mod upsert;
 pub mod validation_error;
 mod validation_schema;
@@ -47,6 +48,7 @@ impl Filter {
     pub fn compile_find(filter: &Document, ctx: &CompileCtx) -> Result<Filter> {
         let mut rec = conjuncts::Recorder::default();
         let root = Parser { ctx }.parse_recorded(filter, Level::Top, Some(&mut rec))?;
+        text::check_placement(&root)?;
         let mut near = Vec::new();
         near::collect(&root, true, &mut near);
         if near.len() > 1 {

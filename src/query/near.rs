@@ -18,7 +18,7 @@ pub(super) fn collect<'a>(
         }
         Node::Not(child) => collect(child, false, out),
         Node::Path { path, pred } => in_pred(path, pred, top, out),
-        Node::True | Node::False | Node::Expr(_) | Node::Schema(_) => {}
+        Node::True | Node::False | Node::Expr(_) | Node::Schema(_) | Node::Text(_) => {}
     }
 }
 

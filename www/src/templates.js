@@ -241,6 +241,37 @@ db.places.find({ location: { $geoWithin: { $geometry: { type: "Polygon", coordin
 
 export const DEFAULT_TEMPLATE = TEMPLATES.find((t) => t.id === 'find');
 
+const articles = `db = {
+  articles: [
+    { _id: 1, subject: "coffee", author: "xyz", views: 50 },
+    { _id: 2, subject: "Coffee Shopping", author: "efg", views: 5 },
+    { _id: 3, subject: "Baking a cake", author: "abc", views: 90 },
+    { _id: 4, subject: "baking", author: "xyz", views: 100 },
+    { _id: 5, subject: "Café Con Leche", author: "abc", views: 200 },
+    { _id: 6, subject: "Сырники", author: "jkl", views: 80 },
+    { _id: 7, subject: "coffee and cream", author: "efg", views: 10 },
+    { _id: 8, subject: "Cafe con Leche", author: "xyz", views: 10 }
+  ]
+}`;
+
+TEMPLATES.push({
+  id: 'text-search',
+  db: articles,
+  script: `// $text needs a text index: at most one per collection, over one or more fields.
+db.articles.createIndex({ subject: "text" })
+// Words are OR'ed and stemmed ("bake" finds "baking"); stop words such as "a" are ignored.
+db.articles.find({ $text: { $search: "bake coffee cake" } })
+// "Quoted phrases" must all appear; -word excludes documents that contain it.
+db.articles.find({ $text: { $search: "coffee -shop" } })
+// Case and diacritics are ignored unless asked for.
+db.articles.find({ $text: { $search: "CAFÉ", $diacriticSensitive: true } })
+// Sort by relevance: {$meta: "textScore"} in the projection and in the sort.
+db.articles.find(
+  { $text: { $search: "coffee" } },
+  { subject: 1, score: { $meta: "textScore" } }
+).sort({ score: { $meta: "textScore" } })`,
+});
+
 /**
  * A template's text with its `//` comments passed through `translate(n, words)` (null:
  * keep them). A run of whole-line comments is one comment, its lines joined by "\n"; a

@@ -199,7 +199,13 @@ impl Projection {
     /// Project one document.
     pub fn apply(&self, doc: &Document, scope: &Scope) -> Result<Document> {
         match self.mode {
-            Mode::Exclusion => Ok(exclude(&self.tree, doc)),
+            Mode::Exclusion => {
+                let mut out = exclude(&self.tree, doc);
+                if self.tree.computed {
+                    compute(&self.tree, &mut out, doc, scope)?;
+                }
+                Ok(out)
+            }
             Mode::Inclusion => {
                 let mut out = include(&self.tree, doc);
                 if self.tree.computed {
@@ -343,7 +349,9 @@ impl Builder {
     }
 
     fn computed(&mut self, path: &FieldPath, value: &Bson, ctx: &CompileCtx) -> Result<()> {
-        if !self.add_fields {
+        // `{$meta: ...}` makes neither an inclusion nor an exclusion.
+        let meta = matches!(value, Bson::Document(d) if d.len() == 1 && d.contains_key("$meta"));
+        if !self.add_fields && !meta {
             if self.kind == Some(Mode::Exclusion) {
                 return Err(Error::location(
                     31252,

@@ -105,6 +105,7 @@ pub(super) fn count_matches(
     let scope = Scope::new(&session.run);
     let hint = args.hint.as_ref();
     let c = session.db.collection(coll);
+    let filter = &crate::index::text::bind(filter, Some(&args.filter_doc), c)?;
     let plan = crate::index::plan::plan(c, filter, None, hint)?;
     let (matched, stats) = if args.filter_doc.is_empty() && hint.is_none() {
         // The collection's own count: nothing is scanned.

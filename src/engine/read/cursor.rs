@@ -4,6 +4,7 @@
 //! See https://www.mongodb.com/docs/manual/reference/method/js-cursor/.
 use super::count;
 use super::find_args::FindArgs;
+use super::text_find::TextFind;
 use crate::aggregate::stages::geo_near;
 use crate::engine::{Answer, Call, Session};
 use crate::error::{Error, Result, Span};
@@ -174,6 +175,11 @@ fn unknown_cursor_method(name: &str, span: Span) -> Error {
 
 impl FindArgs {
     fn run(&self, session: &Session, coll: &str) -> Result<Found> {
+        if self.filter.text().is_some() {
+            let (docs, explained) = self.text_find(session, coll, Verbosity::ExecutionStats)?;
+            session.note_work(|| explained);
+            return Ok(Found::Projected(docs));
+        }
         let (out, ran) = self.execute(session, coll)?;
         session
             .note_work(|| self.describe(session, coll, out.len(), &ran, Verbosity::ExecutionStats));
@@ -182,6 +188,9 @@ impl FindArgs {
 
     /// Run the find and describe how (see `crate::index::explain`).
     fn explain(&self, session: &Session, coll: &str, verbosity: Verbosity) -> Result<Bson> {
+        if self.filter.text().is_some() {
+            return Ok(self.text_find(session, coll, verbosity)?.1);
+        }
         let (out, ran) = self.execute(session, coll)?;
         Ok(self.describe(session, coll, out.len(), &ran, verbosity))
     }
@@ -213,9 +222,40 @@ impl FindArgs {
         )
     }
 
-    /// Match, sort, skip, limit, then project only what is returned. The
-    /// planner picks the candidates (an index scan or the collection).
-    fn execute(&self, session: &Session, coll: &str) -> Result<(Found, Executed)> {
+    fn compile_projection(&self) -> Result<Option<Projection>> {
+        Ok(match &self.projection {
+            Some(p) if !p.is_empty() => Some(Projection::compile_for_find(
+                p,
+                Some(&self.filter_doc),
+                &self.ctx,
+            )?),
+            _ => None,
+        })
+    }
+
+    /// A `$text` find (see `text_find`).
+    fn text_find(
+        &self,
+        session: &Session,
+        coll: &str,
+        verbosity: Verbosity,
+    ) -> Result<(Vec<Document>, Bson)> {
+        self.check_skip()?;
+        let projection = self.compile_projection()?;
+        let scope = Scope::new(&session.run).with_vars(self.let_vars.clone());
+        TextFind {
+            filter: &self.filter,
+            filter_doc: &self.filter_doc,
+            sort: self.sort.as_ref(),
+            projection: projection.as_ref(),
+            projection_doc: self.projection.as_ref(),
+            skip: usize::try_from(self.skip).unwrap_or(usize::MAX),
+            limit: usize::try_from(self.limit.unsigned_abs()).unwrap_or(usize::MAX),
+        }
+        .run(session.db, coll, &scope, verbosity)
+    }
+
+    fn check_skip(&self) -> Result<()> {
         if self.skip < 0 {
             return Err(Error::location(
                 51024,
@@ -225,14 +265,19 @@ impl FindArgs {
                 ),
             ));
         }
-        let projection = match &self.projection {
-            Some(p) if !p.is_empty() => Some(Projection::compile_for_find(
-                p,
-                Some(&self.filter_doc),
-                &self.ctx,
-            )?),
-            _ => None,
-        };
+        Ok(())
+    }
+
+    /// Match, sort, skip, limit, then project only what is returned. The
+    /// planner picks the candidates (an index scan or the collection).
+    fn execute(&self, session: &Session, coll: &str) -> Result<(Found, Executed)> {
+        self.check_skip()?;
+        let projection = self.compile_projection()?;
+        if self.sort.as_ref().is_some_and(SortSpec::uses_text_score)
+            || projection.as_ref().is_some_and(Projection::uses_text_score)
+        {
+            return Err(crate::fts::score_unavailable());
+        }
         let scope = Scope::new(&session.run).with_vars(self.let_vars.clone());
         let c = session.db.collection(coll);
         let plan = plan(c, &self.filter, self.sort.as_ref(), self.hint.as_ref())?;

@@ -67,6 +67,7 @@ pub(super) fn distinct(
     let scope = Scope::new(&session.run);
     let mut seen: BTreeSet<OrdBson> = BTreeSet::new();
     let c = session.db.collection(coll);
+    let filter = &crate::index::text::bind(filter, Some(&args.filter_doc), c)?;
     let plan = crate::index::plan::plan(c, filter, None, args.hint.as_ref())?;
     let mut matched = 0;
     let mut scan = plan.scan(c);

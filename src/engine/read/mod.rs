@@ -4,6 +4,7 @@ mod count;
 mod cursor;
 mod distinct;
 mod find_args;
+mod text_find;
 
 pub(super) use count::{CountArgs, CountRun};
 pub(super) use distinct::DistinctArgs;

@@ -9,13 +9,15 @@ use bson::{Bson, Document};
 
 pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<Bson> {
     let DeleteArgs {
-        filter,
+        filter: filter_doc,
         filter_span,
         opts,
         multi,
     } = DeleteArgs::decode(call, m, &session.run)?;
     let ctx = opts.compile_ctx();
-    let filter = Filter::compile(&filter, &ctx).map_err(|e| e.at(filter_span))?;
+    let filter = Filter::compile(&filter_doc, &ctx).map_err(|e| e.at(filter_span))?;
+    let filter = crate::index::text::bind(&filter, Some(&filter_doc), session.db.collection(coll))
+        .map_err(|e| e.at(filter_span))?;
     let scope = opts.scope(&session.run);
     let target = Target {
         filter: &filter,

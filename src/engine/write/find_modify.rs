@@ -75,7 +75,9 @@ fn modify_one(
     update_span: Span,
 ) -> Result<Bson> {
     let ctx = opts.compile_ctx();
-    let (filter, sort, projection) = compile_parts(filter, opts, &ctx, !opts.return_after)?;
+    let filter_doc = filter;
+    let (filter, sort, projection) = compile_parts(filter_doc, opts, &ctx, !opts.return_after)?;
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), session.db.collection(coll))?;
     let compile = |spec: &Bson| {
         Update::compile(spec, opts.array_filters.as_deref(), &ctx).map_err(|e| e.at(update_span))
     };
@@ -124,7 +126,8 @@ fn modify_one(
 
 fn delete_one(session: &mut Session, coll: &str, filter: &Document, opts: &Opts) -> Result<Bson> {
     let ctx = opts.compile_ctx();
-    let (filter, sort, projection) = compile_parts(filter, opts, &ctx, true)?;
+    let (compiled, sort, projection) = compile_parts(filter, opts, &ctx, true)?;
+    let filter = crate::index::text::bind(&compiled, Some(filter), session.db.collection(coll))?;
     let scope = opts.scope(&session.run);
     let target = Target {
         filter: &filter,

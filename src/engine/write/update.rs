@@ -13,7 +13,7 @@ use bson::Bson;
 
 pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<Bson> {
     let UpdateArgs {
-        filter,
+        filter: filter_doc,
         filter_span,
         update: update_spec,
         update_span,
@@ -21,7 +21,9 @@ pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<
         multi,
     } = UpdateArgs::decode(call, m, &session.run)?;
     let ctx = opts.compile_ctx();
-    let filter = Filter::compile(&filter, &ctx).map_err(|e| e.at(filter_span))?;
+    let filter = Filter::compile(&filter_doc, &ctx).map_err(|e| e.at(filter_span))?;
+    let filter = crate::index::text::bind(&filter, Some(&filter_doc), session.db.collection(coll))
+        .map_err(|e| e.at(filter_span))?;
     let compile = |spec: &Bson| {
         Update::compile(spec, opts.array_filters.as_deref(), &ctx).map_err(|e| e.at(update_span))
     };

@@ -86,6 +86,12 @@ impl Index {
                 return Ok(None);
             }
         }
+        if let Some(text) = &self.spec.text {
+            // Checked as the server checks it (the language override); the
+            // terms are read from the documents when a `$text` query runs.
+            text.strings(doc)?;
+            return Ok(None);
+        }
         if !self.spec.geo.is_empty() {
             return self.geo_doc_keys(doc);
         }
@@ -402,12 +408,21 @@ impl IndexSet {
                 return Ok(false);
             }
             if existing.same_keys(&spec)
+                && existing.text == spec.text
                 && existing.options.get("partialFilterExpression")
                     == spec.options.get("partialFilterExpression")
             {
                 return Err(Error::index_options_conflict(format!(
                     "Index already exists with a different name: {}",
                     existing.name
+                )));
+            }
+        }
+        if spec.text.is_some() {
+            if let Some(other) = self.list.iter().find(|ix| ix.spec.text.is_some()) {
+                return Err(Error::cannot_create_index(format!(
+                    "only one text index per collection allowed, found existing text index \"{}\"",
+                    other.spec.name
                 )));
             }
         }

@@ -4,6 +4,7 @@
 //! See https://www.mongodb.com/docs/manual/reference/method/db.collection.createIndex/.
 use crate::error::{Error, Result};
 use crate::expr::CompileCtx;
+use crate::fts::TextIndexSpec;
 use crate::geo::{FlatRange, GeoKind};
 use crate::query::Filter;
 use crate::text::shell::{inline, type_name};
@@ -28,6 +29,8 @@ pub struct IndexSpec {
     pub partial: Option<Filter>,
     /// The options shown by `getIndexes()` after `v`, `key` and `name`, in the order given.
     pub options: Document,
+    /// A text index's weights and languages (its key is `{_fts: "text", _ftsx: 1}`).
+    pub text: Option<Box<TextIndexSpec>>,
     /// The geospatial fields (`2dsphere`, `2d`) by position, and a 2d index's range.
     pub geo: Vec<(usize, GeoKind)>,
     pub flat_range: FlatRange,
@@ -66,6 +69,7 @@ impl IndexSpec {
             hidden: false,
             partial: None,
             options: Document::new(),
+            text: None,
             geo: Vec::new(),
             flat_range: FlatRange::default(),
         }
@@ -77,7 +81,16 @@ impl IndexSpec {
 
     /// Parse `createIndex(keys, options)`.
     pub fn parse(keys: &Document, options: &Document) -> Result<IndexSpec> {
-        let (paths, desc) = parse_key_pattern(keys)?;
+        let text = if crate::fts::is_text_pattern(keys) {
+            Some(crate::fts::fix_spec(keys, options)?)
+        } else {
+            None
+        };
+        let (paths, desc) = match &text {
+            // A text index's keys are its own (crate::fts); the planner leaves it alone.
+            Some(_) => (Vec::new(), 0),
+            None => parse_key_pattern(keys)?,
+        };
         let mut spec = IndexSpec {
             name: options_name(options)?.unwrap_or_else(|| default_name(keys)),
             key: keys.clone(),
@@ -88,6 +101,7 @@ impl IndexSpec {
             hidden: false,
             partial: None,
             options: Document::new(),
+            text: None,
             geo: geo_fields(keys)?,
             flat_range: FlatRange::default(),
         };
@@ -124,6 +138,11 @@ impl IndexSpec {
                     geo_option(&mut spec, k, v)?
                 }
                 "weights" | "default_language" | "language_override" | "textIndexVersion"
+                    if text.is_some() =>
+                {
+                    continue
+                }
+                "weights" | "default_language" | "language_override" | "textIndexVersion"
                 | "2dsphereIndexVersion" | "bits" | "min" | "max" | "wildcardProjection" => {
                     return Err(Error::not_supported(format!(
                         "the index option '{k}' (text, geospatial and wildcard indexes)"
@@ -137,6 +156,16 @@ impl IndexSpec {
                 }
             }
             spec.options.insert(k.clone(), v.clone());
+        }
+        if let Some(fixed) = text {
+            if spec.unique {
+                return Err(cannot_create(
+                    "Index type 'text' does not support the 'unique' option",
+                ));
+            }
+            spec.key = fixed.key;
+            spec.options = fixed.options;
+            spec.text = Some(Box::new(fixed.spec));
         }
         if spec.sparse && spec.partial.is_some() {
             return Err(cannot_create(
@@ -195,6 +224,7 @@ impl IndexSpec {
             && self.options.get("partialFilterExpression")
                 == other.options.get("partialFilterExpression")
             && self.options.get("expireAfterSeconds") == other.options.get("expireAfterSeconds")
+            && self.text == other.text
     }
 
     pub fn same_keys(&self, other: &IndexSpec) -> bool {
