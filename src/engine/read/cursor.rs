@@ -12,6 +12,7 @@ use crate::expr::Scope;
 use crate::index::explain::{self, FindShape, Verbosity};
 use crate::index::plan::{plan, Executed};
 use crate::projection::Projection;
+use crate::query::sort::SortSpec;
 use bson::{Bson, Document};
 
 /// Methods that shape the result; any order, each at most meaningful once (the last wins).
