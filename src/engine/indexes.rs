@@ -1,47 +1,30 @@
 //! Index methods: `createIndex`, `createIndexes`, `dropIndex`, `dropIndexes`,
 //! `getIndexes`, `getIndexKeys`, `hideIndex`, `unhideIndex`.
 //! See https://www.mongodb.com/docs/manual/reference/method/js-collection/.
-use super::{Call, Command, Database, Method, Session};
-use crate::collation::Collation;
+use super::create_index_args::CreateIndexArgs;
+use super::{Command, Database, Method, Session};
 use crate::error::{Error, Result};
-use crate::storage::index::spec::IndexSpec;
 use crate::storage::Collection;
 use crate::text::shell::type_name;
-use bson::{doc, Bson, Document};
-use std::rc::Rc;
+use bson::{doc, Bson};
 
 pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
     let (coll, call) = (cmd.collection, cmd.call);
     let ns = Database::namespace(coll);
     match cmd.method {
         Method::CreateIndex => {
-            call.max_args(3)?;
-            let keys = keys_arg(call)?;
             let default = super::collation::of_collection(session, coll);
-            let spec = parse(call, keys, &default)?;
+            let Some(spec) = CreateIndexArgs::decode(call, cmd.method, &default)?.specs.pop() else {
+                return Err(Error::bad_value("createIndex() needs a key pattern"));
+            };
             let name = spec.name.clone();
             session.db.collection_mut(coll).create_index(&ns, spec)?;
             crate::budget::check_for(crate::budget::INDEX_KEYS)?;
             Ok(Bson::String(name))
         }
         Method::CreateIndexes => {
-            call.max_args(3)?;
-            let Some(Bson::Array(items)) = call.arg(0).map(|a| &a.value) else {
-                return Err(Error::type_mismatch(
-                    "createIndexes() needs an array of key patterns",
-                ));
-            };
             let default = super::collation::of_collection(session, coll);
-            let mut specs = Vec::with_capacity(items.len());
-            for item in items {
-                let Bson::Document(keys) = item else {
-                    return Err(Error::type_mismatch(format!(
-                        "createIndexes() needs key pattern objects, got {}",
-                        type_name(item)
-                    )));
-                };
-                specs.push(parse(call, keys, &default)?);
-            }
+            let specs = CreateIndexArgs::decode(call, cmd.method, &default)?.specs;
             // All or nothing, as one createIndexes command.
             // (createIndexes creates a missing collection even when it then fails.)
             let mut c = match session.db.collection(coll) {
@@ -128,35 +111,6 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
 
 fn ns_missing(ns: &str) -> Error {
     Error::namespace_not_found(format!("ns does not exist: {ns}"))
-}
-
-fn keys_arg(call: &Call) -> Result<&Document> {
-    match call.arg(0).map(|a| &a.value) {
-        Some(Bson::Document(d)) => Ok(d),
-        Some(other) => Err(Error::type_mismatch(format!(
-            "{}() needs a key pattern object, got {}",
-            call.name,
-            type_name(other)
-        ))),
-        None => Err(Error::bad_value(format!(
-            "{}() needs a key pattern, e.g. {{a: 1}}",
-            call.name
-        ))),
-    }
-}
-
-fn parse(call: &Call, keys: &Document, default: &Option<Rc<Collation>>) -> Result<IndexSpec> {
-    let empty = Document::new();
-    let options = call.doc_arg(1, "index options")?.unwrap_or(&empty);
-    let mut spec =
-        IndexSpec::parse(keys, options).map_err(|e| match call.arg(1).or(call.arg(0)) {
-            Some(a) => e.at(a.span),
-            None => e,
-        })?;
-    if !options.contains_key("collation") {
-        spec.inherit_collation(default.clone());
-    }
-    Ok(spec)
 }
 
 /// An index named or given by key pattern, as its name.

@@ -1,57 +1,25 @@
 //! insertOne, insertMany and the legacy insert().
-use super::{Command, Database, Method, Session};
-use crate::error::{Error, Result};
+use super::insert_args::InsertArgs;
+use super::{Command, Database, Session};
+use crate::error::Result;
 use crate::storage::validation;
 use bson::{Bson, Document};
 
 pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
-    let (coll, call) = (cmd.collection, cmd.call);
-    let arg = call.arg(0).ok_or_else(|| {
-        Error::bad_value(format!("{}() needs a document", call.name)).at(call.span)
-    })?;
-    let (docs, many) = match (cmd.method, &arg.value) {
-        (Method::InsertOne, Bson::Document(d)) => (vec![d.clone()], false),
-        (Method::InsertOne, Bson::Array(_)) => {
-            return Err(Error::bad_value(
-                "insertOne() takes one document, not an array: use insertMany() for several",
-            )
-            .at(arg.span))
-        }
-        (Method::InsertMany | Method::Insert, Bson::Array(items)) => {
-            if items.is_empty() {
-                return Err(empty_batch().at(arg.span));
-            }
-            (to_documents(items, arg.span)?, true)
-        }
-        (Method::Insert, Bson::Document(d)) => (vec![d.clone()], false),
-        (Method::InsertMany, _) => {
-            return Err(Error::bad_value("insertMany() needs an array of documents").at(arg.span))
-        }
-        (m, other) => {
-            return Err(Error::bad_value(format!(
-                "{}() needs a document, got {}",
-                m.name(),
-                crate::text::shell::type_name(other)
-            ))
-            .at(arg.span))
-        }
-    };
-    let opts = call.doc_arg(1, "options")?;
-    let ordered = match opts {
-        Some(opts) => match opts.get("ordered") {
-            None => true,
-            Some(Bson::Boolean(b)) => *b,
-            Some(_) => return Err(Error::type_mismatch("ordered must be a boolean").at(call.span)),
-        },
-        None => true,
-    };
-    let bypass = validation::bypass(opts).map_err(|e| e.at(call.span))?;
+    let coll = cmd.collection;
+    let InsertArgs {
+        docs,
+        many,
+        ordered,
+        bypass,
+        span,
+    } = InsertArgs::decode(cmd.call, cmd.method)?;
     let scope = crate::expr::Scope::new(&session.run);
     let namespace = Database::namespace(coll);
     let mut ids = Vec::with_capacity(docs.len());
     let mut first_error = None;
     for doc in docs {
-        let doc = validation::prepare(session.db, coll, doc).map_err(|e| e.at(arg.span))?;
+        let doc = validation::prepare(session.db, coll, doc).map_err(|e| e.at(span))?;
         let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
         let inserted = Database::check_insert(&doc)
             .and_then(|()| {
@@ -70,7 +38,7 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
         }
     }
     if let Some(e) = first_error {
-        return Err(e.at(arg.span));
+        return Err(e.at(span));
     }
     Ok(if many {
         bson::bson!({ "acknowledged": true, "insertedIds": ids_doc(ids) })
@@ -84,25 +52,4 @@ fn ids_doc(ids: Vec<Bson>) -> Document {
         .enumerate()
         .map(|(i, id)| (i.to_string(), id))
         .collect()
-}
-
-fn to_documents(items: &[Bson], span: crate::error::Span) -> Result<Vec<Document>> {
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| match item {
-            Bson::Document(d) => Ok(d.clone()),
-            other => Err(Error::bad_value(format!(
-                "document {i} is not an object but {}",
-                crate::text::shell::type_name(other)
-            ))
-            .at(span)),
-        })
-        .collect()
-}
-
-/// mongosh's driver refuses an empty batch before the server sees it (a
-/// MongoInvalidArgumentError, with no server code: BadValue is the nearest).
-pub(crate) fn empty_batch() -> Error {
-    Error::bad_value("Invalid BulkOperation, Batch cannot be empty")
 }

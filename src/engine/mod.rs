@@ -1,14 +1,17 @@
 //! Runs a script's statements against the database: decodes each method
 //! chain and hands it to the module that implements the method.
 mod aggregate;
+mod aggregate_args;
 mod answer;
 mod call;
 mod coll_options;
 mod collation;
 mod command;
+mod create_index_args;
 mod explain;
 mod indexes;
 mod insert;
+mod insert_args;
 mod read;
 mod sort_arg;
 pub mod stages_view;

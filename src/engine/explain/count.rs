@@ -1,7 +1,7 @@
 //! explain() of `count` and `countDocuments`: COUNT over the access plan,
 //! COUNT_SCAN or RECORD_STORE_FAST_COUNT; the page's work line of a count.
-use super::super::read::{written, CountArgs, CountRun};
-use super::super::{Call, Database, Session};
+use super::super::read::{CountArgs, CountRun};
+use super::super::{Call, Database, Method, Session};
 use super::{execute, rejected, wrap};
 use crate::error::Result;
 use crate::index::explain::{access, index_fields, num, parsed_query, stage, Counters, Verbosity};
@@ -20,37 +20,21 @@ pub(crate) fn of_count(session: &Session, coll: &str, run: CountRun) -> Bson {
 /// when one index range answers the filter exactly, RECORD_STORE_FAST_COUNT
 /// without a filter.
 pub(super) fn count(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<Bson> {
-    call.max_args(2)?;
-    let empty = Document::new();
-    let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
-    let opts = call.doc_arg(1, "options")?.unwrap_or(&empty);
+    // The same arguments, with the same checks, as the count itself.
+    let (_, args) = CountArgs::decode(call, Method::Count)?;
     let c = session.db.collection(coll);
     let (docs, ran) = execute(
         c,
-        filter_doc,
+        &args.filter_doc,
         None,
-        opts.get("hint"),
+        args.hint.as_ref(),
         &session.run,
         usize::MAX,
     )?;
-    let skip = opts
-        .get("skip")
-        .and_then(crate::value::numeric::to_i64_exact)
-        .unwrap_or(0);
-    let limit = opts
-        .get("limit")
-        .and_then(crate::value::numeric::to_i64_exact)
-        .unwrap_or(0);
     let counted = CountRun {
         ran,
         matched: docs.len(),
-        args: CountArgs {
-            filter_doc: filter_doc.clone(),
-            skip: usize::try_from(skip).unwrap_or(0),
-            limit: usize::try_from(limit.unsigned_abs()).unwrap_or(usize::MAX),
-            hint: opts.get("hint").cloned(),
-            written: written(opts),
-        },
+        args,
     };
     counted_explain(session, coll, v, counted)
 }

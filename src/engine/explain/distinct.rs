@@ -3,7 +3,7 @@
 use super::super::read::DistinctArgs;
 use super::super::{Call, Database, Session};
 use super::{execute, rejected, wrap};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::index::explain::{access, parsed_query, stage, Counters, Verbosity};
 use crate::index::plan::Executed;
 use bson::{doc, Bson, Document};
@@ -29,26 +29,24 @@ pub(crate) fn of_distinct(
 
 /// `distinct(field, filter)`: the projection of the field over the access plan.
 pub(super) fn distinct(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<Bson> {
-    call.max_args(3)?;
-    let Some(Bson::String(field)) = call.arg(0).map(|a| &a.value) else {
-        return Err(Error::type_mismatch(
-            "distinct() needs a field name (a string)",
-        ));
-    };
-    let empty = Document::new();
-    let filter_doc = call.doc_arg(1, "filter")?.unwrap_or(&empty);
-    let opts = call.doc_arg(2, "options")?.unwrap_or(&empty);
+    // The same arguments, with the same checks, as the distinct itself.
+    let (_, args) = DistinctArgs::decode(call)?;
     let c = session.db.collection(coll);
     let (_, ran) = execute(
         c,
-        filter_doc,
+        &args.filter_doc,
         None,
-        opts.get("hint"),
+        args.hint.as_ref(),
         &session.run,
         usize::MAX,
     )?;
     Ok(distinct_explained(
-        session, coll, field, filter_doc, v, &ran,
+        session,
+        coll,
+        &args.field,
+        &args.filter_doc,
+        v,
+        &ran,
     ))
 }
 

@@ -80,7 +80,7 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
             };
             aggregate(session, coll, &stages, v)
         }
-        Some(m) if m.explainable_write() => write::write(session, coll, method, v),
+        Some(m) if m.explainable_write() => write::write(session, coll, method, m, v),
         _ => Err(Error::not_supported(format!("explain() of {name}()"))),
     };
     out.map_err(|e| e.at(method.span))

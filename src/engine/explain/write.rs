@@ -1,5 +1,6 @@
 //! explain() of the update and delete methods.
-use super::super::{Call, Database, Session};
+use super::super::write::{DeleteArgs, FindModifyArgs, UpdateArgs};
+use super::super::{Call, Database, Method, Session};
 use super::{execute_write, rejected, wrap};
 use crate::error::Result;
 use crate::expr::{CompileCtx, Scope};
@@ -11,45 +12,40 @@ use crate::update::Update;
 use bson::{doc, Bson, Document};
 
 /// Update and delete methods: UPDATE or DELETE over the access plan; with
-/// execution statistics, what the write would do (nothing is written).
-pub(super) fn write(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<Bson> {
-    let name = call.name.as_str();
-    let is_delete = matches!(
-        name,
-        "deleteOne" | "deleteMany" | "remove" | "findOneAndDelete"
-    );
-    let empty = Document::new();
-    let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
-    let update_arg = if is_delete {
-        None
-    } else {
-        call.arg(1).map(|a| a.value.clone())
+/// execution statistics, what the write would do (nothing is written). The
+/// arguments are decoded as the run decodes them.
+pub(super) fn write(
+    session: &Session,
+    coll: &str,
+    call: &Call,
+    m: Method,
+    v: Verbosity,
+) -> Result<Bson> {
+    let run = &session.run;
+    let (filter_doc, update_arg, opts, multi) = match m {
+        Method::DeleteOne | Method::DeleteMany | Method::Remove => {
+            let a = DeleteArgs::decode(call, m, run)?;
+            (a.filter, None, a.opts, a.multi)
+        }
+        Method::FindOneAndUpdate | Method::FindOneAndReplace | Method::FindOneAndDelete => {
+            let a = FindModifyArgs::decode(call, m, run)?;
+            (a.filter, a.update, a.opts, false)
+        }
+        _ => {
+            let a = UpdateArgs::decode(call, m, run)?;
+            (a.filter, Some(a.update), a.opts, a.multi)
+        }
     };
-    let opts_i = if is_delete { 1 } else { 2 };
-    let opts = match call.arg(opts_i).map(|a| &a.value) {
-        Some(Bson::Document(d)) => d.clone(),
-        _ => Document::new(),
-    };
-    let multi = match name {
-        "updateMany" | "deleteMany" => true,
-        "update" => matches!(opts.get("multi"), Some(Bson::Boolean(true))),
-        "remove" => !matches!(opts.get("justOne"), Some(Bson::Boolean(true))),
-        _ => false,
-    };
-    let upsert = matches!(opts.get("upsert"), Some(Bson::Boolean(true)));
-    let sort = match opts.get("sort") {
-        Some(Bson::Document(s)) if !multi => Some(SortSpec::compile(s)?),
+    let filter_doc = &filter_doc;
+    let is_delete = update_arg.is_none();
+    let upsert = opts.upsert;
+    let sort = match &opts.sort {
+        Some(s) if !multi => Some(SortSpec::compile(s)?),
         _ => None,
     };
     let update = update_arg
         .as_ref()
-        .map(|u| {
-            let filters = match opts.get("arrayFilters") {
-                Some(Bson::Array(f)) => Some(f.as_slice()),
-                _ => None,
-            };
-            Update::compile(u, filters, &CompileCtx::default())
-        })
+        .map(|u| Update::compile(u, opts.array_filters.as_deref(), &CompileCtx::default()))
         .transpose()?;
     let c = session.db.collection(coll);
     let max = if multi || sort.is_some() {
@@ -61,7 +57,7 @@ pub(super) fn write(session: &Session, coll: &str, call: &Call, v: Verbosity) ->
         c,
         filter_doc,
         sort.as_ref(),
-        opts.get("hint"),
+        opts.hint.as_ref(),
         &session.run,
         max,
     )?;
@@ -91,7 +87,7 @@ pub(super) fn write(session: &Session, coll: &str, call: &Call, v: Verbosity) ->
         skip: 0,
         limit: 0,
     };
-    let express_path = !multi && express(&shape, &ran.plan, opts.contains_key("hint"));
+    let express_path = !multi && express(&shape, &ran.plan, opts.hint.is_some());
     let tree = |exec: bool| -> Document {
         let mut fields = Document::new();
         if exec {

@@ -85,7 +85,7 @@ impl CountArgs {
 }
 
 /// `skip`, `limit` and `hint` as the options wrote them.
-pub(crate) fn written(opts: &Document) -> Document {
+fn written(opts: &Document) -> Document {
     let mut out = Document::new();
     for k in ["skip", "limit", "hint"] {
         if let Some(x) = opts.get(k) {

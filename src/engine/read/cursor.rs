@@ -2,20 +2,17 @@
 //! in any order (applied as MongoDB does: sort, then skip, then limit), then
 //! at most one terminal method (`toArray()`, `count()`, `itcount()`...).
 //! See https://www.mongodb.com/docs/manual/reference/method/js-cursor/.
+use super::count;
+use super::find_args::FindArgs;
 use super::text_find::TextFind;
-use super::{count, count_option};
 use crate::aggregate::stages::geo_near;
-use crate::context::RunCtx;
 use crate::engine::{Answer, Call, Session};
 use crate::error::{Error, Result, Span};
-use crate::expr::{CompileCtx, Expr, Scope};
+use crate::expr::Scope;
 use crate::index::explain::{self, FindShape, Verbosity};
 use crate::index::plan::{plan, Executed};
 use crate::projection::Projection;
 use crate::query::sort::SortSpec;
-use crate::query::Filter;
-use crate::text::shell::type_name;
-use crate::value::numeric::to_i64_exact;
 use bson::{Bson, Document};
 
 /// Methods that shape the result; any order, each at most meaningful once (the last wins).
@@ -56,23 +53,6 @@ const JS_METHODS: &[(&str, &str)] = &[
     ("close", "nothing: cursors close by themselves here"),
 ];
 
-/// A find() in progress.
-struct Find {
-    filter: Filter,
-    /// The filter as written (a positional projection must refer to it).
-    filter_doc: Document,
-    projection: Option<Document>,
-    sort: Option<SortSpec>,
-    skip: i64,
-    /// 0 = no limit; negative = at most |n| in a single batch (same result here).
-    limit: i64,
-    ctx: CompileCtx,
-    /// The `let` option's variables, bound for `$expr` and projection expressions.
-    let_vars: Vec<(String, Bson)>,
-    /// `hint()`: an index name or key pattern, or `{$natural: 1}`.
-    hint: Option<Bson>,
-}
-
 pub(super) fn find(
     session: &mut Session,
     coll: &str,
@@ -80,7 +60,7 @@ pub(super) fn find(
     rest: &[Call],
 ) -> Result<Answer> {
     first.max_args(3)?;
-    let mut f = Find::from_call(first, &session.run).map_err(|e| e.at(first.span))?;
+    let mut f = FindArgs::decode(first, &session.run).map_err(|e| e.at(first.span))?;
     let mut terminal: Option<&Call> = None;
     for call in rest {
         if let Some(t) = terminal {
@@ -158,7 +138,7 @@ pub(super) fn find(
 /// `findOne(filter, projection, options)`: the first match or null.
 pub(super) fn find_one(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
     call.max_args(3)?;
-    let mut f = Find::from_call(call, &session.run)?;
+    let mut f = FindArgs::decode(call, &session.run)?;
     f.limit = 1;
     Ok(f.run(session, coll)?
         .first(session, coll)
@@ -193,129 +173,7 @@ fn unknown_cursor_method(name: &str, span: Span) -> Error {
     .at(span)
 }
 
-fn whole_number(call: &Call, what: &str) -> Result<i64> {
-    match call.arg(0) {
-        Some(a) => to_i64_exact(&a.value).ok_or_else(|| {
-            Error::type_mismatch(format!(
-                "{what} must be a whole number, got {}",
-                type_name(&a.value)
-            ))
-            .at(a.span)
-        }),
-        None => Err(Error::bad_value(format!("{}() needs a number", call.name))),
-    }
-}
-
-impl Find {
-    fn from_call(call: &Call, run: &RunCtx) -> Result<Find> {
-        let empty = Document::new();
-        let opts = call.doc_arg(2, "options")?.unwrap_or(&empty);
-        let mut ctx = CompileCtx::default();
-        let mut let_vars = Vec::new();
-        if let Some(v) = opts.get("let") {
-            let Bson::Document(vars) = v else {
-                return Err(Error::type_mismatch(format!(
-                    "BSON field 'FindCommandRequest.let' is the wrong type '{}', expected type 'object'",
-                    type_name(v)
-                )));
-            };
-            // `let` values are expressions without field paths, evaluated once.
-            let scope = Scope::new(run);
-            let empty = Document::new();
-            for (name, spec) in vars {
-                let expr = Expr::compile(spec, &ctx)?;
-                let value = expr.evaluate(&empty, &scope)?.unwrap_or(Bson::Null);
-                ctx.variables.push(name.clone());
-                let_vars.push((name.clone(), value));
-            }
-        }
-        let filter = {
-            let empty = Document::new();
-            let spec = call.doc_arg(0, "filter")?.unwrap_or(&empty);
-            Filter::compile_find(spec, &ctx).map_err(|e| match call.arg(0) {
-                Some(a) => e.at(a.span),
-                None => e,
-            })?
-        };
-        let mut f = Find {
-            filter,
-            filter_doc: call.doc_arg(0, "filter")?.cloned().unwrap_or_default(),
-            projection: call.doc_arg(1, "projection")?.cloned(),
-            sort: None,
-            skip: 0,
-            limit: 0,
-            ctx,
-            let_vars,
-            hint: None,
-        };
-        for (key, v) in opts {
-            match key.as_str() {
-                "sort" => {
-                    if let Some(spec) = crate::engine::sort_arg::sort_arg(v)? {
-                        f.sort = Some(SortSpec::compile(&spec)?);
-                    }
-                }
-                "skip" => f.skip = count_option(opts, "skip")?.unwrap_or(0),
-                "limit" => f.limit = count_option(opts, "limit")?.unwrap_or(0),
-                "projection" => f.projection = Some(as_doc(v, "projection")?.clone()),
-                // Read by the engine for the whole command (engine::collation).
-                "collation" => {}
-                "hint" => f.hint = Some(v.clone()),
-                "let" | "comment" | "maxTimeMS" | "batchSize" | "allowDiskUse"
-                | "noCursorTimeout" | "readConcern" | "readPreference" => {}
-                other => {
-                    return Err(Error::bad_value(format!(
-                        "unknown find() option {other}; supported: sort, skip, limit, projection, hint, comment, maxTimeMS, batchSize, allowDiskUse"
-                    )))
-                }
-            }
-        }
-        Ok(f)
-    }
-
-    fn modify(&mut self, call: &Call) -> Result<()> {
-        match call.name.as_str() {
-            "sort" => {
-                call.max_args(1)?;
-                let spec = match call.args.first() {
-                    Some(arg) => crate::engine::sort_arg::sort_arg(&arg.value)
-                        .map_err(|e| e.at(arg.span))?
-                        .unwrap_or_default(),
-                    None => Document::new(),
-                };
-                self.sort = Some(SortSpec::compile(&spec)?);
-            }
-            "skip" => {
-                call.max_args(1)?;
-                self.skip = whole_number(call, "skip")?;
-            }
-            "limit" => {
-                call.max_args(1)?;
-                self.limit = whole_number(call, "limit")?;
-            }
-            "projection" => {
-                call.max_args(1)?;
-                self.projection = call.doc_arg(0, "projection")?.cloned();
-            }
-            // Read by the engine for the whole command (engine::collation).
-            "collation" => {}
-            "min" | "max" | "returnKey" | "showRecordId" => {
-                return Err(Error::not_supported(format!(
-                    "cursor.{}() (it works on indexes)",
-                    call.name
-                )))
-            }
-            "tailable" => return Err(Error::not_supported("tailable cursors")),
-            "hint" => {
-                call.max_args(1)?;
-                self.hint = call.arg(0).map(|a| a.value.clone());
-            }
-            // comment, maxTimeMS, batchSize...: accepted, no effect on results.
-            _ => {}
-        }
-        Ok(())
-    }
-
+impl FindArgs {
     fn run(&self, session: &Session, coll: &str) -> Result<Found> {
         if self.filter.text().is_some() {
             let (docs, explained) = self.text_find(session, coll, Verbosity::ExecutionStats)?;
@@ -547,15 +405,5 @@ impl Found {
             }
             Found::Projected(d) => d.into_iter().next(),
         }
-    }
-}
-
-fn as_doc<'a>(v: &'a Bson, what: &str) -> Result<&'a Document> {
-    match v {
-        Bson::Document(d) => Ok(d),
-        other => Err(Error::type_mismatch(format!(
-            "{what} must be an object, got {}",
-            type_name(other)
-        ))),
     }
 }

@@ -1,11 +1,12 @@
 //! Read methods: find (a cursor, see `cursor`), findOne, countDocuments,
 //! estimatedDocumentCount, count, distinct.
 mod count;
-mod text_find;
 mod cursor;
 mod distinct;
+mod find_args;
+mod text_find;
 
-pub(super) use count::{written, CountArgs, CountRun};
+pub(super) use count::{CountArgs, CountRun};
 pub(super) use distinct::DistinctArgs;
 
 use super::{Answer, Call, Command, Method, Session};

@@ -8,7 +8,7 @@ use crate::index::text::{bind, explain, scan, strip_score, winning_plan, with_sc
 use crate::projection::Projection;
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
-use crate::storage::{Database, DB_NAME};
+use crate::storage::Database;
 use bson::{doc, Bson, Document};
 
 pub(super) struct TextFind<'a> {
@@ -82,7 +82,7 @@ impl TextFind<'_> {
             scanned.keys_examined,
             scanned.docs_examined,
         ));
-        let command = doc! {"find": coll, "filter": self.filter_doc.clone(), "$db": DB_NAME};
+        let command = doc! {"find": coll, "filter": self.filter_doc.clone(), "$db": Database::current_name()};
         let ns = Database::namespace(coll);
         let explain = explain(&ns, self.filter_doc, plan, exec, command);
         Ok((out, Bson::Document(explain)))

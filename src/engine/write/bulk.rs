@@ -34,7 +34,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
         .at(arg.span));
     };
     if ops.is_empty() {
-        return Err(crate::engine::insert::empty_batch().at(arg.span));
+        return Err(crate::engine::insert_args::empty_batch().at(arg.span));
     }
     let bulk_opts = call.doc_arg(1, "options")?;
     // `let` variables are the whole command's: every operation sees them.

@@ -4,9 +4,9 @@
 //! https://www.mongodb.com/docs/manual/reference/method/db.collection.findAndModify/
 use super::super::{Call, Method, Session};
 use super::exec::{self, Target};
-use super::options::{self, Opts};
-use super::update::check_update_argument;
-use crate::error::{Error, Result, Span};
+use super::find_modify_args::FindModifyArgs;
+use super::options::Opts;
+use crate::error::{Result, Span};
 use crate::expr::{CompileCtx, Scope};
 use crate::projection::Projection;
 use crate::query::sort::SortSpec;
@@ -15,68 +15,19 @@ use crate::update::Update;
 use bson::{Bson, Document};
 
 pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<Bson> {
-    match m {
-        Method::FindAndModify => find_and_modify(session, coll, call),
-        Method::FindOneAndDelete => {
-            call.max_args(2)?;
-            let filter = options::required_doc(call, 0, "findOneAndDelete", "filter")?;
-            let opts = options::parse(call.doc_arg(1, "options")?, &session.run)
-                .map_err(|e| e.at(call.span))?;
-            delete_one(session, coll, filter, &opts).map_err(|e| e.at(call.span))
-        }
-        m => {
-            let name = m.name();
-            call.max_args(3)?;
-            let filter = options::required_doc(call, 0, name, "filter")?;
-            let update = options::required(call, 1, name)?;
-            check_update_argument(m == Method::FindOneAndReplace, &update.value)
-                .map_err(|e| e.at(update.span))?;
-            let opts = options::parse(call.doc_arg(2, "options")?, &session.run)
-                .map_err(|e| e.at(call.span))?;
-            modify_one(session, coll, filter, &update.value, &opts, update.span)
-                .map_err(|e| e.at(call.span))
-        }
+    let args = FindModifyArgs::decode(call, m, &session.run)?;
+    match &args.update {
+        None => delete_one(session, coll, &args.filter, &args.opts),
+        Some(update) => modify_one(
+            session,
+            coll,
+            &args.filter,
+            update,
+            &args.opts,
+            args.update_span,
+        ),
     }
-}
-
-/// mongosh's findAndModify: `remove` → findOneAndDelete; an update that is a
-/// pipeline or has a `$` key → findOneAndUpdate; otherwise findOneAndReplace.
-fn find_and_modify(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
-    call.max_args(1)?;
-    let spec = options::required_doc(call, 0, "findAndModify", "options")?;
-    let query = match spec.get("query") {
-        None | Some(Bson::Undefined) => {
-            return Err(Error::bad_value("Missing required property: \"query\"").at(call.span))
-        }
-        Some(Bson::Document(d)) => d.clone(),
-        Some(Bson::Null) => Document::new(),
-        Some(other) => {
-            return Err(Error::type_mismatch(format!(
-                "query must be an object, got {}",
-                crate::text::shell::type_name(other)
-            ))
-            .at(call.span))
-        }
-    };
-    let opts = options::parse(Some(spec), &session.run).map_err(|e| e.at(call.span))?;
-    if matches!(spec.get("remove"), Some(Bson::Boolean(true))) {
-        return delete_one(session, coll, &query, &opts).map_err(|e| e.at(call.span));
-    }
-    let update = match spec.get("update") {
-        None | Some(Bson::Null | Bson::Undefined | Bson::Boolean(false)) => {
-            return Err(
-                Error::bad_value("Must specify options.update or options.remove").at(call.span),
-            )
-        }
-        Some(u) => u.clone(),
-    };
-    let is_update = match &update {
-        Bson::Array(_) => true,
-        Bson::Document(d) => d.keys().any(|k| k.starts_with('$')),
-        _ => false,
-    };
-    check_update_argument(!is_update, &update).map_err(|e| e.at(call.span))?;
-    modify_one(session, coll, &query, &update, &opts, call.span).map_err(|e| e.at(call.span))
+    .map_err(|e| e.at(call.span))
 }
 
 /// `matched_doc`: the answer is the document the filter matched (a delete,

@@ -2,10 +2,17 @@
 //! findAndModify and bulkWrite.
 mod bulk;
 mod delete;
+mod delete_args;
 mod exec;
 mod find_modify;
+mod find_modify_args;
 mod options;
 mod update;
+mod update_args;
+
+pub(super) use delete_args::DeleteArgs;
+pub(super) use find_modify_args::FindModifyArgs;
+pub(super) use update_args::UpdateArgs;
 
 use super::{Command, Method, Session};
 use crate::error::{Error, Result};

@@ -13,6 +13,8 @@ pub struct Opts {
     pub multi: bool,
     pub array_filters: Option<Vec<Bson>>,
     pub sort: Option<Document>,
+    /// `hint` as written (explain() plans with it).
+    pub hint: Option<Bson>,
     pub projection: Option<Document>,
     /// Return the document after the write (findOneAnd*): `returnDocument: 'after'`,
     /// `returnNewDocument: true` or `new: true`.
@@ -83,6 +85,7 @@ pub fn parse(d: Option<&Document>, run: &crate::context::RunCtx) -> Result<Opts>
         Some(v) => crate::engine::sort_arg::sort_arg(v)?,
         None => None,
     };
+    o.hint = d.get("hint").cloned();
     o.projection = match doc_opt(d, "projection")? {
         Some(p) => Some(p),
         None => doc_opt(d, "fields")?,

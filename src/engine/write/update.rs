@@ -3,7 +3,8 @@
 //! https://www.mongodb.com/docs/manual/reference/method/db.collection.replaceOne/
 use super::super::{Call, Method, Session};
 use super::exec::{self, Target};
-use super::options::{self, forbids_operators, has_atomic_operators, requires_operators};
+use super::options::{forbids_operators, has_atomic_operators, requires_operators};
+use super::update_args::UpdateArgs;
 use crate::error::{Error, Result};
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
@@ -11,41 +12,33 @@ use crate::update::Update;
 use bson::Bson;
 
 pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<Bson> {
-    let method = m.name();
-    call.max_args(3)?;
-    let filter_doc = options::required_doc(call, 0, method, "filter")?;
-    let update_arg = options::required(call, 1, method)?;
-    // mongosh spreads the legacy update()'s options: a boolean there (the old
-    // shell's `upsert` argument) gives no options at all.
-    let opts_doc = match call.arg(2).map(|a| &a.value) {
-        Some(v) if m == Method::Update && !matches!(v, Bson::Document(_)) => None,
-        _ => call.doc_arg(2, "options")?,
-    };
-    let opts = options::parse(opts_doc, &session.run).map_err(|e| e.at(call.span))?;
-    check_update_argument(m == Method::ReplaceOne, &update_arg.value)
-        .map_err(|e| e.at(update_arg.span))?;
-    let multi = m == Method::UpdateMany || (m == Method::Update && opts.multi);
+    let UpdateArgs {
+        filter: filter_doc,
+        filter_span,
+        update: update_spec,
+        update_span,
+        opts,
+        multi,
+    } = UpdateArgs::decode(call, m, &session.run)?;
     let ctx = opts.compile_ctx();
-    let filter_span = call.arg(0).map_or(call.span, |a| a.span);
-    let filter = Filter::compile_find(filter_doc, &ctx).map_err(|e| e.at(filter_span))?;
-    let filter = crate::index::text::bind(&filter, Some(filter_doc), session.db.collection(coll))
+    let filter = Filter::compile_find(&filter_doc, &ctx).map_err(|e| e.at(filter_span))?;
+    let filter = crate::index::text::bind(&filter, Some(&filter_doc), session.db.collection(coll))
         .map_err(|e| e.at(filter_span))?;
     let compile = |spec: &Bson| {
-        Update::compile(spec, opts.array_filters.as_deref(), &ctx)
-            .map_err(|e| e.at(update_arg.span))
+        Update::compile(spec, opts.array_filters.as_deref(), &ctx).map_err(|e| e.at(update_span))
     };
     // Under the Stages view a pipeline compiles after the probe has shown its stages.
-    let probed = session.stage_probe.is_some() && matches!(update_arg.value, Bson::Array(_));
+    let probed = session.stage_probe.is_some() && matches!(update_spec, Bson::Array(_));
     let update = if probed {
         None
     } else {
-        Some(compile(&update_arg.value)?)
+        Some(compile(&update_spec)?)
     };
     if multi && update.as_ref().is_some_and(Update::is_replacement) {
         return Err(Error::failed_to_parse(
             "multi update is not supported for replacement-style update",
         )
-        .at(update_arg.span));
+        .at(update_span));
     }
     let sort = match (&opts.sort, multi) {
         (Some(s), false) => Some(SortSpec::compile(s).map_err(|e| e.at(call.span))?),
@@ -67,7 +60,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<
                 session.db,
                 coll,
                 &target,
-                &update_arg.value,
+                &update_spec,
                 &ctx,
                 &scope,
             )
