@@ -69,7 +69,7 @@ export function restoreSaved() {
   if (typeof saved.liveNow === 'boolean') state.liveNow = saved.liveNow;
   if (Number.isSafeInteger(saved.seed) && saved.seed >= 0) state.seed = saved.seed;
   if (typeof saved.tz === 'string') state.tz = saved.tz;
-  if (typeof saved.tutorial === 'string' state.tutorial = saved.tutorial;
+  if (typeof saved.tutorial === 'string') state.tutorial = saved.tutorial;
   if (Number.isSafeInteger(saved.step)) state.step = saved.step;
   if (typeof saved.edited === 'boolean') state.edited = saved.edited;
 }
