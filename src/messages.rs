@@ -102,6 +102,7 @@ pub const PARTS: &[(&str, &str)] = &[
     ("windowFunction", "the {name} window function"),
     ("function", "the function {name}()"),
     ("geoQuery", "geospatial queries ({op})"),
+    ("textQuery", "$text (it needs a text index; use $regex instead)"),
     ("jsonSchemaKeyword", "$jsonSchema keyword '{key}'"),
     ("javaScriptWord", "JavaScript '{word}'"),
     ("shellGlobal", "mongosh's {name}"),

@@ -31,7 +31,12 @@ fn samples() -> Vec<(String, String, bool, &'static str)> {
     let s = |db: &str, script: &str, key| (db.to_string(), script.to_string(), false, key);
     let docs = "db = {c: [{_id: 1, a: 1}]}";
     vec![
-        s(docs, "db.c.find({$text: {$search: 'x'}})", "notSupported"),
+        s(
+            docs,
+            "db.c.find({$text: {$search: 'x'}})",
+            "notSupported/textQuery",
+        ),
+        s(docs, "db.c.find({a: {$text: 1}})", "notSupported"),
         s(docs, "db.c.frobnicate()", "collectionMethod"),
         s(
             docs,
