@@ -247,4 +247,15 @@ fn errors_on_the_page_and_in_diagnostics_carry_the_key() {
         v["error"]["message"].is_string() && v["error"].get("text").is_none(),
         "{v}"
     );
+    // A tutorial's feedback on a failed run names the message too.
+    let verdict = mqlplay::tutorial::judge_step(
+        r#"{"resultCount": 1}"#,
+        "",
+        "db.c.frobnicate()",
+        &RunCtx::default(),
+    )
+    .expect("check parses");
+    let said = verdict.feedback[0].to_json();
+    assert_eq!(said["key"], "runError", "{said}");
+    assert_eq!(said["text"]["key"], "engine.collectionMethod", "{said}");
 }
