@@ -89,6 +89,16 @@ pub const SENTENCES: &[(&str, i32, &str)] = &[
         9,
         "a collection must be an array of documents",
     ),
+    ("unterminatedComment", 9, "unterminated comment"),
+    ("unterminatedString", 9, "unterminated string literal"),
+    ("unterminatedTemplate", 9, "unterminated template literal"),
+    ("unterminatedRegex", 9, "unterminated regular expression literal"),
+    ("identifierEscapes", 9, "escapes in identifiers are not supported"),
+    (
+        "callConstructor",
+        9,
+        "{name} is a function: call it, as in {name}(...)",
+    ),
     (
         "configNotDocument",
         9,
@@ -282,6 +292,10 @@ fn match_from<'t>(pieces: &[Piece<'t>], text: &str, out: &mut Vec<(&'t str, Stri
         Some((Piece::Param(name), rest)) => {
             // Shortest non-empty value that lets the rest match.
             for (i, _) in text.char_indices().skip(1).chain([(text.len(), ' ')]) {
+                // A parameter used twice reads the same both times.
+                if out.iter().any(|(n, v)| n == name && *v != text[..i]) {
+                    continue;
+                }
                 let mark = out.len();
                 out.push((name, text[..i].to_string()));
                 if match_from(rest, &text[i..], out) {
