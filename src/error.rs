@@ -86,6 +86,7 @@ constructors! {
     index_key_specs_conflict = 86 "IndexKeySpecsConflict";
     not_exact_value_field = 111 "NotExactValueField";
     command_not_supported = 115 "CommandNotSupported";
+    document_validation_failure = 121 "DocumentValidationFailure";
     exceeded_memory_limit = 146 "ExceededMemoryLimit";
     invalid_pipeline_operator = 168 "InvalidPipelineOperator";
     cannot_index_parallel_arrays = 171 "CannotIndexParallelArrays";

@@ -6,7 +6,9 @@
 //! Layers, lowest first; a module uses only itself and the modules listed before
 //! it (tests/layers.rs reads these lines and checks every file's imports):
 //! - values and text: error, messages, base64, sorting, budget, context, tzdb, value, pcre, text, json
+//! - geometry: geo
 //! - reader: shell, config, link
+//! - text search: fts
 //! - expressions: expr
 //! - filters and projections: query, projection
 //! - storage: storage
@@ -28,6 +30,8 @@ pub mod context;
 pub mod engine;
 pub mod error;
 pub mod expr;
+pub mod fts;
+pub mod geo;
 pub mod index;
 pub mod json;
 pub mod link;
@@ -172,17 +176,28 @@ pub fn run_each(
     with_work: bool,
     on_result: impl FnMut(View<'_>, Option<index::explain::WorkDone>),
 ) -> Option<Error> {
-    let parsed = match shell::parse_script(script) {
-        Ok(parsed) => parsed,
-        Err(e) => return Some(e),
-    };
+    match shell::parse_script(script) {
+        Ok(parsed) => run_parsed(db, &parsed, run, with_work, on_result),
+        Err(e) => Some(e),
+    }
+}
+
+/// [`run_each`] on a script already read (the page's runner reports its
+/// statements from the same reading).
+pub fn run_parsed(
+    db: &mut Database,
+    parsed: &shell::Script,
+    run: &RunCtx,
+    with_work: bool,
+    on_result: impl FnMut(View<'_>, Option<index::explain::WorkDone>),
+) -> Option<Error> {
     let session = Session::new(db, *run);
     let mut session = if with_work {
         session.record_work()
     } else {
         session
     };
-    session.run_script_with_work(&parsed, on_result).err()
+    session.run_script_with_work(parsed, on_result).err()
 }
 
 /// Format a script or configuration (the page's Format button, `mqlplay fmt`).

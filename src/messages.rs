@@ -111,8 +111,6 @@ pub const PARTS: &[(&str, &str)] = &[
     ("accumulator", "the {name} accumulator"),
     ("windowFunction", "the {name} window function"),
     ("function", "the function {name}()"),
-    ("geoQuery", "geospatial queries ({op})"),
-    ("textQuery", "$text (it needs a text index; use $regex instead)"),
     ("jsonSchemaKeyword", "$jsonSchema keyword '{key}'"),
     ("javaScriptWord", "JavaScript '{word}'"),
     ("shellGlobal", "mongosh's {name}"),

@@ -1,7 +1,7 @@
 //! The page's entry points (wasm32 only): a thin adapter over the page's runner
 //! (`crate::page`, which runs through the facade's [`crate::run_each`]) and [`crate::format`]. Run results cross to JavaScript as JSON text parsed by
 //! `JSON.parse`, far faster than building JS objects value by value; the small
-//! answers (format, links, statements, checks) too.
+//! answers (format, links, statements) too.
 use crate::page::{self, Collections};
 use crate::RunCtx;
 use std::cell::RefCell;
@@ -23,8 +23,8 @@ fn ctx(now_millis: f64, seed: f64) -> RunCtx {
 
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run
 /// reproducible (the page stores them in its state). Returns
-/// `{results, collections, error?, shell, work, collectionsShell, initial, initialShell}` with relaxed
-/// Extended JSON values: `collections` holds every collection's final documents,
+/// `{results, collections, names, error?, shell, work, collectionsShell, initial, initialShell}` with
+/// relaxed Extended JSON values: `collections` holds every collection's final documents (`names`: their names),
 /// `shell` each result printed in mongosh's format, `work` what each read did
 /// (see `page::write_work`); for each collection the script
 /// changed (created, modified or dropped), `collectionsShell` holds its final
@@ -41,18 +41,29 @@ thread_local! {
 
 /// What the page's worker calls: the output of [`run`] as JSON text, with
 /// `collections` limited to the collections the script changed (the page shows
-/// nothing else). The configuration stays loaded between calls while its text
-/// is unchanged; each run starts from a fresh copy of it.
+/// nothing else), `stmts` the statements with results, and with `check` (a
+/// tutorial step's check as JSON text) the verdict on this very run as `check`:
+/// `{ok, feedback: [{key, ...params}], differences: [...]}`, or `{error}` when the
+/// check itself is malformed. The configuration stays loaded between calls
+/// while its text is unchanged; each run starts from a fresh copy of it.
 #[wasm_bindgen]
-pub fn run_page(db: &str, script: &str, now_millis: f64, seed: f64) -> String {
+pub fn run_page(
+    db: &str,
+    script: &str,
+    now_millis: f64,
+    seed: f64,
+    check: Option<String>,
+) -> String {
     let run = ctx(now_millis, seed);
     CACHE.with(|cache| {
-        page::run_json(
+        let judge = check.as_deref().map(|c| judge(c, db, script));
+        page::run_judged(
             &mut cache.borrow_mut(),
             db,
             script,
             &run,
             Collections::Changed,
+            judge.as_ref().map(|j| j as page::Judge),
         )
     })
 }
@@ -61,9 +72,45 @@ pub fn run_page(db: &str, script: &str, now_millis: f64, seed: f64) -> String {
 /// does not send again while it is unchanged (an 11 MB text takes tens of
 /// milliseconds to cross into wasm). `undefined` when no text was loaded yet.
 #[wasm_bindgen]
-pub fn run_page_again(script: &str, now_millis: f64, seed: f64) -> Option<String> {
+pub fn run_page_again(
+    script: &str,
+    now_millis: f64,
+    seed: f64,
+    check: Option<String>,
+) -> Option<String> {
     let run = ctx(now_millis, seed);
-    CACHE.with(|cache| page::run_again(&mut cache.borrow_mut(), script, &run, Collections::Changed))
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let db = cache.db_text()?;
+        let judge = check.as_deref().map(|c| judge(c, &db, script));
+        Some(page::run_judged(
+            &mut cache,
+            &db,
+            script,
+            &run,
+            Collections::Changed,
+            judge.as_ref().map(|j| j as page::Judge),
+        ))
+    })
+}
+
+/// A tutorial step's check applied to a run's outcome, as the page reads it.
+fn judge<'a>(
+    check_json: &'a str,
+    db: &'a str,
+    script: &'a str,
+) -> impl Fn(&crate::RunOutput) -> serde_json::Value + 'a {
+    move |out| match crate::tutorial::parse_check(check_json) {
+        Ok(check) => {
+            let v = check.judge(out, db, script);
+            serde_json::json!({
+                "ok": v.ok(),
+                "feedback": v.feedback.iter().map(|f| f.to_json()).collect::<Vec<_>>(),
+                "differences": v.details,
+            })
+        }
+        Err(e) => serde_json::json!({ "error": e.to_string() }),
+    }
 }
 
 /// The page's "Stages" view: the script run with its `target`-th aggregate
@@ -92,6 +139,62 @@ pub fn stages_page(
     })
 }
 
+/// The page's Copy and Download: the script run again and its `index`-th
+/// result written in `form` (`array`, `value`, `shell`; see `page::export`).
+#[wasm_bindgen]
+pub fn export_result(
+    db: &str,
+    script: &str,
+    now_millis: f64,
+    seed: f64,
+    index: u32,
+    form: &str,
+) -> String {
+    export(
+        db,
+        script,
+        now_millis,
+        seed,
+        page::export::Target::Result(index as usize),
+        form,
+    )
+}
+
+/// [`export_result`] for a collection as the run left it.
+#[wasm_bindgen]
+pub fn export_collection(
+    db: &str,
+    script: &str,
+    now_millis: f64,
+    seed: f64,
+    name: &str,
+    form: &str,
+) -> String {
+    export(
+        db,
+        script,
+        now_millis,
+        seed,
+        page::export::Target::Collection(name),
+        form,
+    )
+}
+
+fn export(
+    db: &str,
+    script: &str,
+    now_millis: f64,
+    seed: f64,
+    target: page::export::Target,
+    form: &str,
+) -> String {
+    let run = ctx(now_millis, seed);
+    let form = page::export::Form::parse(form).unwrap_or(page::export::Form::Array);
+    CACHE.with(|cache| {
+        page::export::export_json(&mut cache.borrow_mut(), db, script, &run, target, form)
+    })
+}
+
 /// Format a script or configuration: `{text}` or `{error}`.
 #[wasm_bindgen]
 pub fn format(text: &str) -> Result<JsValue, JsError> {
@@ -110,51 +213,16 @@ pub fn format(text: &str) -> Result<JsValue, JsError> {
     };
     to_js(&json)
 }
-/// Run a tutorial step and compare the outcome with its check (the step's
-/// `check` object as JSON text): `{ok, feedback: [{key, ...params}],
-/// differences: [...]}`, or `{error}` when the check itself is malformed.
-#[wasm_bindgen]
-pub fn check_step(
-    check_json: &str,
-    db: &str,
-    script: &str,
-    now_millis: f64,
-    seed: f64,
-) -> Result<JsValue, JsError> {
-    let run = RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64);
-    let json = match crate::tutorial::judge_step(check_json, db, script, &run) {
-        Ok(v) => serde_json::json!({
-            "ok": v.ok(),
-            "feedback": v.feedback.iter().map(|f| f.to_json()).collect::<Vec<_>>(),
-            "differences": v.details,
-        }),
-        Err(e) => serde_json::json!({ "error": e.to_string() }),
-    };
-    to_js(&json)
-}
-
 /// Where each result-producing statement (expression or shell helper) sits in
 /// the script, in the order results come: `[{start, end, text}]` with UTF-16
 /// offsets, so the page can label each result with its statement.
 #[wasm_bindgen]
 pub fn statements(script: &str) -> Result<JsValue, JsError> {
-    let list: Vec<serde_json::Value> = match crate::shell::parse_script(script) {
-        Ok(parsed) => parsed
-            .stmts
-            .iter()
-            .filter(|s| !matches!(s.kind, crate::shell::StmtKind::Assign { .. }))
-            .map(|s| {
-                let text = script.get(s.span.start..s.span.end).unwrap_or_default();
-                serde_json::json!({
-                    "start": crate::error::utf16_offset(script, s.span.start),
-                    "end": crate::error::utf16_offset(script, s.span.end),
-                    "text": text,
-                })
-            })
-            .collect(),
-        Err(_) => Vec::new(),
+    let list = match crate::shell::parse_script(script) {
+        Ok(parsed) => page::statements_json(script, &parsed),
+        Err(_) => serde_json::Value::Array(Vec::new()),
     };
-    to_js(&serde_json::Value::Array(list))
+    to_js(&list)
 }
 
 /// Encode the page's state (a JSON string of [`crate::link::LinkState`]) as a

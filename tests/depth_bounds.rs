@@ -269,3 +269,60 @@ fn generated_nestings_never_overflow() {
         }
     });
 }
+
+/// One collection `c` holding `{_id: 1}`.
+const DB_C: &str = "db = { c: [ {_id: 1} ] }";
+
+/// Pipelines that wrap the document in itself: the server fails with
+/// Overflow past 200 levels; up to it, the result prints and reads back
+/// in every output form on the wasm stack.
+#[test]
+fn pipelines_build_documents_at_most_200_levels_deep() {
+    on_wasm_stack(|| {
+        let wraps = |n: usize| vec!["{$replaceWith: {a: '$$ROOT'}}"; n].join(", ");
+        // `{_id: 1}` wrapped 199 times: 200 levels.
+        let out = run(DB_C, &format!("db.c.aggregate([{}])", wraps(199)));
+        assert_eq!(out.error, None);
+        let value = out.results.last().expect("a result");
+        for text in [
+            mqlplay::text::shell::print(value),
+            mqlplay::text::extjson::to_json(value, mqlplay::text::extjson::Mode::Relaxed)
+                .to_string(),
+        ] {
+            assert!(text.len() > 199 * 3, "{:.80}", text);
+        }
+        let started = std::time::Instant::now();
+        for script in [
+            format!("db.c.aggregate([{}])", wraps(200)),
+            format!("db.c.aggregate([{}])", wraps(1000)),
+            format!("db.c.aggregate([{}, {{$project: {{_id: 1}}}}])", wraps(400)),
+            format!("db.c.aggregate([{{$facet: {{f: [{}]}}}}])", wraps(300)),
+            format!(
+                "db.c.aggregate([{{$lookup: {{from: 'c', pipeline: [{}], as: 'x'}}}}])",
+                wraps(300)
+            ),
+            format!(
+                "db.c.aggregate([{{$unionWith: {{coll: 'c', pipeline: [{}]}}}}])",
+                wraps(300)
+            ),
+            format!("db.c.updateOne({{}}, [{}])", wraps(1000)),
+            // Two stages of 150 levels each.
+            format!(
+                "db.c.aggregate([{}])",
+                vec![format!("{{$replaceWith: {}}}", nest("{a: ", "'$$ROOT'", "}", 150)); 2]
+                    .join(", ")
+            ),
+        ] {
+            let e = error_of(DB_C, &script);
+            assert_eq!((e.code, &*e.code_name), (15, "Overflow"), "{e}");
+            // Updates wrap it in "Plan executor error during update :: caused by :: ".
+            assert!(
+                e.message.ends_with(
+                    "cannot convert document to BSON because it exceeds the limit of 200 levels of nesting"
+                ),
+                "{e}"
+            );
+        }
+        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+    });
+}

@@ -55,7 +55,7 @@ db.trades.find()"#;
 #[wasm_bindgen_test]
 fn run_page_sends_only_changed_collections() {
     let db = "db = { a: [{_id: 1}], b: [{_id: 2, at: ISODate(\"2023-10-26T15:47:03.434Z\")}] }";
-    let text = mqlplay::wasm::run_page(db, "db.b.deleteOne({_id: 2})", 0.0, 0.0);
+    let text = mqlplay::wasm::run_page(db, "db.b.deleteOne({_id: 2})", 0.0, 0.0, None);
     let out = js_sys::JSON::parse(&text).expect("json");
     let json = js_sys::JSON::stringify(&out)
         .expect("json")
@@ -67,11 +67,49 @@ fn run_page_sends_only_changed_collections() {
         "{json}"
     );
     // The same configuration again (kept loaded): the run starts from it anew.
-    let again = mqlplay::wasm::run_page(db, "db.b.countDocuments()", 0.0, 0.0);
+    let again = mqlplay::wasm::run_page(db, "db.b.countDocuments()", 0.0, 0.0, None);
     assert!(
         again.starts_with(r#"{"results":[1],"collections":{}"#),
         "{again}"
     );
+}
+
+#[wasm_bindgen_test]
+fn exports_are_canonical_and_name_every_collection() {
+    let db = "db = { a: [{_id: 1, n: NumberLong(5)}], b: [{_id: 2}] }";
+    let text = mqlplay::wasm::run_page(db, "db.b.find()", 0.0, 0.0, None);
+    assert!(text.contains(r#""names":["a","b"]"#), "{text}");
+    let a = mqlplay::wasm::export_collection(db, "db.b.find()", 0.0, 0.0, "a", "array");
+    assert_eq!(
+        a,
+        r#"{"text":"[\n  {\"_id\":{\"$numberInt\":\"1\"},\"n\":{\"$numberLong\":\"5\"}}\n]\n"}"#
+    );
+    let r = mqlplay::wasm::export_result(db, "db.a.find()", 0.0, 0.0, 0, "shell");
+    assert_eq!(r, r#"{"text":"[ { _id: 1, n: Long('5') } ]"}"#);
+}
+
+/// A run reports its statements and, given a tutorial check, the verdict on
+/// that same run (the worker neither parses nor runs the script again).
+#[wasm_bindgen_test]
+fn run_page_reports_statements_and_judges_its_run() {
+    let db = "db = { a: [{_id: 1}, {_id: 2}] }";
+    let script = "x = 1\ndb.a.find({_id: 2})\ndb.a.countDocuments()";
+    let check = r#"{"results": [[{"_id": 2}], 2]}"#;
+    let text = mqlplay::wasm::run_page(db, script, 0.0, 0.0, Some(check.to_string()));
+    assert!(
+        text.contains(r#""stmts":[{"start":6,"end":25,"text":"db.a.find({_id: 2})"},{"start":26,"end":47,"text":"db.a.countDocuments()"}]"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#""check":{"ok":true,"feedback":[],"differences":[]}"#),
+        "{text}"
+    );
+    let wrong =
+        mqlplay::wasm::run_page_again("db.a.find({_id: 1})", 0.0, 0.0, Some(check.to_string()))
+            .unwrap_or_default();
+    assert!(wrong.contains(r#""ok":false"#), "{wrong}");
+    let plain = mqlplay::wasm::run_page_again(script, 0.0, 0.0, None).unwrap_or_default();
+    assert!(!plain.contains(r#""check""#), "{plain}");
 }
 
 /// Nesting far past the limits answers with an error on wasm's own 1 MiB

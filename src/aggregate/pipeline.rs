@@ -8,7 +8,7 @@ use super::stages::group::{Count, Group, SortByCount};
 use super::stages::project::Projection;
 use super::stages::simple::{self, ReplaceRoot};
 use super::stages::unwind::Unwind;
-use super::stages::{bucket, densify, facet, fill, lookup, output, redact, union_with};
+use super::stages::{bucket, densify, facet, fill, geo_near, lookup, output, redact, union_with};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::query::sort::SortSpec;
@@ -55,6 +55,7 @@ pub enum Stage {
     Fill(fill::Fill),
     Out(output::Out),
     Merge(output::Merge),
+    GeoNear(Box<geo_near::GeoNear>),
 }
 
 /// Stages that need a server, an index or a search engine.
@@ -69,7 +70,6 @@ const UNSUPPORTED: &[&str] = &[
     "$search",
     "$searchMeta",
     "$vectorSearch",
-    "$geoNear",
     "$planCacheStats",
     "$listSearchIndexes",
     "$listSampledQueries",
@@ -133,17 +133,21 @@ impl Pipeline {
         for (i, stage) in stages.iter().enumerate() {
             let (name, spec) = stage_parts(stage)?;
             let last = i + 1 == stages.len();
-            let compiled = compile_stage(name, spec, ctx, place, i == 0, last)?;
-            if place == Place::Update
-                && !matches!(compiled, Stage::Project(_) | Stage::ReplaceRoot(_))
-            {
-                return Err(Error::invalid_options(format!(
-                    "{name} is not allowed to be used within an update"
-                )));
-            }
-            out.push(compiled);
+            out.push(compile_placed(name, spec, ctx, place, i == 0, last)?);
         }
-        Ok(Pipeline { stages: out })
+        let pipeline = Pipeline { stages: out };
+        if place == Place::Top
+            && !pipeline.has_text()
+            && stages.iter().any(crate::fts::asks_text_score)
+        {
+            return Err(crate::fts::score_unavailable());
+        }
+        Ok(pipeline)
+    }
+
+    /// Does the pipeline start with a `$text` match (its documents carry scores)?
+    pub fn has_text(&self) -> bool {
+        matches!(self.stages.first(), Some(Stage::Match(f)) if f.text().is_some())
     }
 
     /// Does the pipeline start with `$documents` (so it needs no input)?
@@ -155,16 +159,20 @@ impl Pipeline {
     pub fn apply_to(&self, doc: &Document, scope: &Scope) -> Result<Document> {
         let mut cur: Option<Document> = None;
         for stage in &self.stages {
-            let input = cur.as_ref().unwrap_or(doc);
-            let next = match stage {
-                Stage::Project(p) => p.apply(input, scope)?,
-                Stage::ReplaceRoot(r) => r.apply(input, scope)?,
+            let next = match (stage, cur.take()) {
+                // The previous stage's output is this one's to change.
+                (Stage::Project(p), Some(owned)) => p.apply_owned(owned, scope)?,
+                (Stage::Project(p), None) => p.apply(doc, scope)?,
+                (Stage::ReplaceRoot(r), input) => r.apply(input.as_ref().unwrap_or(doc), scope)?,
                 _ => {
                     return Err(Error::invalid_options(
                         "only $addFields, $set, $project, $unset, $replaceRoot and $replaceWith are allowed in an update",
                     ))
                 }
             };
+            if crate::value::size::too_deep_for_bson(&next) {
+                return Err(crate::value::size::bson_depth_error());
+            }
             cur = Some(next);
         }
         Ok(cur.unwrap_or_else(|| doc.clone()))
@@ -195,9 +203,13 @@ impl Pipeline {
         let result: Vec<Document> = {
             let dbr: &Database = db;
             let (body, docs): (&[Stage], Docs) = match &source {
-                Source::Collection(name) => match dbr.collection(name) {
-                    Some(c) => leading(body, c.docs(), scope)?,
-                    None => (body, Vec::new()),
+                Source::Collection(name) => match (body, dbr.collection(name)) {
+                    ([Stage::GeoNear(g), rest @ ..], c) => (rest, owned(g.run(c, name, scope)?)),
+                    ([Stage::Match(f), rest @ ..], c) if f.text().is_some() => {
+                        (rest, text_match(f, c, scope)?)
+                    }
+                    (_, Some(c)) => leading(body, c.docs(), scope)?,
+                    (_, None) => (body, Vec::new()),
                 },
                 Source::Docs(_) | Source::Empty => (body, Vec::new()),
             };
@@ -205,14 +217,21 @@ impl Pipeline {
                 Source::Docs(v) => v.into_iter().map(Cow::Owned).collect(),
                 _ => docs,
             };
+            let scored = self.has_text();
             run_stages(body, docs, dbr, scope)?
                 .into_iter()
-                .map(Cow::into_owned)
+                .map(|d| {
+                    let mut d = d.into_owned();
+                    if scored {
+                        crate::index::text::strip_score(&mut d);
+                    }
+                    d
+                })
                 .collect()
         };
         match write {
             Some(Stage::Out(o)) => {
-                o.write(result, db)?;
+                o.write(result, db, scope)?;
                 Ok(Vec::new())
             }
             Some(Stage::Merge(m)) => {
@@ -263,6 +282,27 @@ fn leading<'a>(
     })
 }
 
+/// A leading `$text` match: over the collection's text index, each document
+/// carrying its score for `{$meta: "textScore"}` further on.
+fn text_match<'a>(
+    f: &Filter,
+    c: Option<&'a crate::storage::Collection>,
+    scope: &Scope,
+) -> Result<Docs<'a>> {
+    let filter = crate::index::text::bind(f, None, c)?;
+    let (Some(search), Some(c)) = (filter.text_search(), c) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for d in c.docs() {
+        if filter.matches(d, scope)? {
+            out.push(Cow::Owned(crate::index::text::with_score(d, search)?));
+        }
+    }
+    crate::budget::check()?;
+    Ok(out)
+}
+
 /// Stage `i` of `stages` compiled where it stands (the page's stage-by-stage view).
 pub(crate) fn compile_one(
     stages: &[Bson],
@@ -274,7 +314,26 @@ pub(crate) fn compile_one(
         return Err(Error::bad_value("no such stage"));
     };
     let (name, spec) = stage_parts(stage)?;
-    compile_stage(name, spec, ctx, place, i == 0, i + 1 == stages.len())
+    compile_placed(name, spec, ctx, place, i == 0, i + 1 == stages.len())
+}
+
+/// A stage compiled for `place`; an update takes only `$addFields`/`$set`,
+/// `$project`/`$unset`, `$replaceRoot`/`$replaceWith`.
+fn compile_placed(
+    name: &str,
+    spec: &Bson,
+    ctx: &CompileCtx,
+    place: Place,
+    first: bool,
+    last: bool,
+) -> Result<Stage> {
+    let compiled = compile_stage(name, spec, ctx, place, first, last)?;
+    if place == Place::Update && !matches!(compiled, Stage::Project(_) | Stage::ReplaceRoot(_)) {
+        return Err(Error::invalid_options(format!(
+            "{name} is not allowed to be used within an update"
+        )));
+    }
+    Ok(compiled)
 }
 
 /// What a pipeline reads.
@@ -300,7 +359,14 @@ fn compile_stage(
                     "the match filter must be an expression in an object",
                 ));
             };
-            Stage::Match(Filter::compile(d, ctx)?)
+            let filter = Filter::compile(d, ctx)?;
+            if filter.text().is_some() && !(first && place == Place::Top) {
+                return Err(Error::location(
+                    17313,
+                    "$match with $text is only allowed as the first pipeline stage",
+                ));
+            }
+            Stage::Match(filter)
         }
         "$project" => Stage::Project(Projection::project(spec, ctx)?),
         "$addFields" | "$set" => Stage::Project(Projection::add_fields(spec, name, ctx)?),
@@ -315,6 +381,15 @@ fn compile_stage(
         "$replaceRoot" => Stage::ReplaceRoot(ReplaceRoot::replace_root(spec, ctx)?),
         "$replaceWith" => Stage::ReplaceRoot(ReplaceRoot::replace_with(spec, ctx)?),
         "$sample" => Stage::Sample(simple::sample_size(spec)?),
+        "$geoNear" => {
+            if !first || place != Place::Top {
+                return Err(Error::location(
+                    40603,
+                    "$geoNear is only valid as the first stage in a pipeline",
+                ));
+            }
+            Stage::GeoNear(Box::new(geo_near::GeoNear::compile(spec, ctx)?))
+        }
         "$documents" => {
             if !first {
                 return Err(Error::location(
@@ -421,17 +496,42 @@ pub(crate) fn run_stages<'a>(
         docs = match stage {
             Stage::Match(f) => {
                 let mut out = Vec::with_capacity(docs.len());
+                let search = f.text_search();
                 for d in docs {
                     if f.matches(&d, scope)? {
-                        out.push(d);
+                        out.push(match search {
+                            // A bound `$text` (the Stages view): the score rides along.
+                            Some(s) => Cow::Owned(crate::index::text::with_score(&d, s)?),
+                            None => d,
+                        });
                     }
                 }
                 out
             }
-            Stage::Project(p) => docs
-                .iter()
-                .map(|d| p.apply(d, scope).map(Cow::Owned))
-                .collect::<Result<_>>()?,
+            Stage::Project(p) => {
+                // Consecutive `$set`/`$project`/`$unset` stages take each
+                // document through all of them in turn (as the server's
+                // executor does), while its values are still in the cache.
+                let start = i;
+                while matches!(stages.get(i), Some(Stage::Project(_))) {
+                    i += 1;
+                }
+                let more = stages.get(start..i).unwrap_or_default();
+                docs.into_iter()
+                    .map(|d| {
+                        let mut doc = match d {
+                            Cow::Borrowed(d) => p.apply(d, scope)?,
+                            Cow::Owned(d) => p.apply_owned(d, scope)?,
+                        };
+                        for s in more {
+                            if let Stage::Project(next) = s {
+                                doc = next.apply_owned(doc, scope)?;
+                            }
+                        }
+                        Ok(Cow::Owned(doc))
+                    })
+                    .collect::<Result<_>>()?
+            }
             Stage::Group(g) => owned(g.run(docs.iter().map(|d| d.as_ref()), scope)?),
             Stage::Sort(spec) => {
                 // `$sort` then `$limit`: keep only the first `n` (stable).
@@ -502,10 +602,51 @@ pub(crate) fn run_stages<'a>(
             Stage::Fill(f) => owned(f.run(docs, scope)?),
             // Validated to be last; the caller writes.
             Stage::Out(_) | Stage::Merge(_) => docs,
+            // Run over the collection before the other stages (`run_source`).
+            Stage::GeoNear(_) => {
+                return Err(Error::location(
+                    40603,
+                    "$geoNear is only valid as the first stage in a pipeline",
+                ))
+            }
         };
         crate::budget::check()?;
+        if builds_documents(stage) {
+            check_depth(&docs)?;
+        }
     }
     Ok(docs)
+}
+
+/// Whether a stage's output documents can be deeper than its input's.
+fn builds_documents(stage: &Stage) -> bool {
+    !matches!(
+        stage,
+        Stage::Match(_)
+            | Stage::Sort(_)
+            | Stage::Limit(_)
+            | Stage::Skip(_)
+            | Stage::Unwind(_)
+            | Stage::Count(_)
+            | Stage::Sample(_)
+            | Stage::Redact(_)
+            | Stage::Out(_)
+            | Stage::Merge(_)
+    )
+}
+
+/// The server fails with Overflow when it builds a document deeper than 200
+/// levels; it checks as it serializes, mqlplay after each stage that builds
+/// documents, so that no later stage, printer or drop meets one deeper.
+fn check_depth(docs: &Docs) -> Result<()> {
+    for d in docs {
+        if let Cow::Owned(d) = d {
+            if crate::value::size::too_deep_for_bson(d) {
+                return Err(crate::value::size::bson_depth_error());
+            }
+        }
+    }
+    Ok(())
 }
 
 fn owned<'a>(docs: Vec<Document>) -> Docs<'a> {

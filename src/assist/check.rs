@@ -128,7 +128,7 @@ fn check_chain(chain: &Chain, node: &Node) -> crate::error::Result<()> {
         "find" | "findOne" => {
             let filter = doc_arg(first, 0);
             if let (Some(f), Some(arg)) = (filter, first.arg(0)) {
-                within(Filter::compile(f, &ctx).map(drop), arg)?;
+                within(Filter::compile_find(f, &ctx).map(drop), arg)?;
             }
             if let (Some(p), Some(arg)) = (doc_arg(first, 1), first.arg(1)) {
                 within(Projection::compile_for_find(p, filter, &ctx).map(drop), arg)?;

@@ -7,6 +7,7 @@ use crate::context::RunCtx;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::query::Filter;
+use crate::storage::options::{self, Capped, CollectionOptions};
 use bson::{Bson, Document};
 
 /// `create` fields with no effect on one in-memory database: accepted.
@@ -15,20 +16,13 @@ const WITHOUT_EFFECT: &[&str] = &["writeConcern", "comment"];
 /// The other fields of the server's `create` command (create.idl): known,
 /// not implemented here, refused by name.
 const NOT_IMPLEMENTED: &[&str] = &[
-    "capped",
-    "size",
-    "max",
     "autoIndexId",
     "idIndex",
     "storageEngine",
-    "validator",
-    "validationLevel",
-    "validationAction",
     "indexOptionDefaults",
     "viewOn",
     "pipeline",
     "collation",
-    "timeseries",
     "expireAfterSeconds",
     "clusteredIndex",
     "changeStreamPreAndPostImages",
@@ -38,13 +32,21 @@ const NOT_IMPLEMENTED: &[&str] = &[
     "flags",
 ];
 
-/// Check `createCollection(name, options)`'s options.
-pub fn check_create(options: Option<&Document>) -> Result<()> {
+/// `createCollection(name, options)`'s options, checked and compiled.
+pub fn parse_create(options: Option<&Document>) -> Result<CollectionOptions> {
+    let mut out = CollectionOptions::default();
+    let (mut capped, mut size, mut max) = (false, None, None);
     for (k, v) in options.into_iter().flatten() {
         match k.as_str() {
             k if WITHOUT_EFFECT.contains(&k) => {}
-            // `capped: false` is what every collection is.
-            "capped" if matches!(v, Bson::Boolean(false)) => {}
+            // IDL's safeBool: numbers count too.
+            "capped" => capped = truthy(v),
+            "size" => size = Some(options::number("create", k, v)?),
+            "max" => max = Some(options::number("create", k, v)?),
+            "validator" => out.validator = Some(options::parse_validator("create", v)?),
+            "validationLevel" => out.level = Some(options::parse_level("create", v)?),
+            "validationAction" => out.action = Some(options::parse_action("create", v)?),
+            "timeseries" => out.timeseries = Some(options::parse_timeseries(v)?),
             k if NOT_IMPLEMENTED.contains(&k) => {
                 return Err(Error::not_supported(format!(
                     "the createCollection option '{k}'"
@@ -58,7 +60,125 @@ pub fn check_create(options: Option<&Document>) -> Result<()> {
             }
         }
     }
-    Ok(())
+    if capped {
+        let Some(size) = size else {
+            return Err(Error::invalid_options(
+                "the 'size' field is required when 'capped' is true",
+            ));
+        };
+        if size < 0 {
+            return Err(Error::bad_value("size has to be >= 0"));
+        }
+        out.capped = Some(Capped {
+            size: options::capped_size(size),
+            max: max.filter(|m| *m > 0),
+        });
+    } else if let Some(what) = size.map(|_| "size").or(max.map(|_| "max")) {
+        return Err(Error::not_supported(format!(
+            "the createCollection option '{what}' without 'capped: true'"
+        )));
+    }
+    if out.timeseries.is_some() && (out.capped.is_some() || out.validator.is_some()) {
+        let other = if out.capped.is_some() {
+            "capped"
+        } else {
+            "validator"
+        };
+        return Err(Error::not_supported(format!(
+            "a time series collection with '{other}'"
+        )));
+    }
+    Ok(out)
+}
+
+/// IDL's safeBool: false, null, undefined and zero are false.
+fn truthy(v: &Bson) -> bool {
+    !matches!(v, Bson::Boolean(false) | Bson::Null | Bson::Undefined)
+        && v.as_f64() != Some(0.0)
+        && v.as_i32() != Some(0)
+        && v.as_i64() != Some(0)
+}
+
+/// `db.runCommand({collMod: name, ...})`: change a collection's validator,
+/// validationLevel or validationAction.
+/// https://www.mongodb.com/docs/manual/reference/command/collMod/
+pub fn coll_mod(db: &mut Database, cmd: &Document) -> Result<Bson> {
+    let name = match cmd.get("collMod") {
+        Some(Bson::String(s)) => s.clone(),
+        Some(other) => {
+            return Err(Error::invalid_namespace(format!(
+                "collection name has invalid type {}",
+                crate::text::shell::type_name(other)
+            )))
+        }
+        None => return Err(Error::internal_error("not a collMod command")),
+    };
+    let Some(coll) = db.collection(&name) else {
+        return Err(Error::namespace_not_found(format!(
+            "ns does not exist: {}",
+            Database::namespace(&name)
+        )));
+    };
+    let mut opts = coll.options().clone();
+    for (k, v) in cmd.iter().skip(1) {
+        match k.as_str() {
+            k if WITHOUT_EFFECT.contains(&k) => {}
+            "validator" => {
+                if opts.timeseries.is_some() {
+                    return Err(Error::not_supported(
+                        "a validator on a time series collection",
+                    ));
+                }
+                // An empty validator removes validation.
+                opts.validator = match v {
+                    Bson::Document(d) if d.is_empty() => None,
+                    _ => Some(options::parse_validator("collMod", v)?),
+                };
+            }
+            "validationLevel" => opts.level = Some(options::parse_level("collMod", v)?),
+            "validationAction" => opts.action = Some(options::parse_action("collMod", v)?),
+            "index"
+            | "hidden"
+            | "expireAfterSeconds"
+            | "cappedSize"
+            | "cappedMax"
+            | "timeseries"
+            | "viewOn"
+            | "pipeline"
+            | "changeStreamPreAndPostImages"
+            | "timeseriesBucketsMayHaveMixedSchemaData"
+            | "prepareUnique"
+            | "dryRun" => return Err(Error::not_supported(format!("the collMod option '{k}'"))),
+            other => {
+                return Err(Error::location(
+                    40415,
+                    format!("BSON field 'collMod.{other}' is an unknown field."),
+                ))
+            }
+        }
+    }
+    db.collection_mut(&name).set_options(opts);
+    Ok(bson::bson!({ "ok": 1 }))
+}
+
+/// `db.runCommand(command)`: the commands the playground runs this way.
+pub fn run_command(db: &mut Database, call: &Call) -> Result<Bson> {
+    call.max_args(2)?;
+    let Some(cmd) = call.doc_arg(0, "runCommand() command")? else {
+        return Err(Error::bad_value("runCommand() needs a command document"));
+    };
+    let Some(name) = cmd.keys().next() else {
+        return Err(Error::location(
+            40414,
+            "no command given: runCommand() needs a command document such as {collMod: 'name'}",
+        ));
+    };
+    match name.as_str() {
+        "collMod" => coll_mod(db, cmd),
+        other => Err(Error::not_supported(format!(
+            "the command '{other}' in db.runCommand()"
+        ))),
+    }
 }
 
 /// `db.getCollectionInfos(filter, options)`: the entries the filter matches
@@ -78,12 +198,7 @@ pub fn collection_infos(db: &Database, call: &Call, run: &RunCtx) -> Result<Bson
     {
         match k.as_str() {
             // A bool the server also takes as a number (IDL's safeBool).
-            "nameOnly" => {
-                name_only = !matches!(v, Bson::Boolean(false) | Bson::Null | Bson::Undefined)
-                    && v.as_f64() != Some(0.0)
-                    && v.as_i32() != Some(0)
-                    && v.as_i64() != Some(0)
-            }
+            "nameOnly" => name_only = truthy(v),
             // Every collection is visible: there are no users.
             "authorizedCollections" => {}
             other => {

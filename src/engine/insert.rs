@@ -1,6 +1,7 @@
 //! insertOne, insertMany and the legacy insert().
 use super::{Command, Database, Method, Session};
 use crate::error::{Error, Result};
+use crate::storage::validation;
 use bson::{Bson, Document};
 
 pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
@@ -35,7 +36,8 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
             .at(arg.span))
         }
     };
-    let ordered = match call.doc_arg(1, "options")? {
+    let opts = call.doc_arg(1, "options")?;
+    let ordered = match opts {
         Some(opts) => match opts.get("ordered") {
             None => true,
             Some(Bson::Boolean(b)) => *b,
@@ -43,13 +45,18 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
         },
         None => true,
     };
+    let bypass = validation::bypass(opts).map_err(|e| e.at(call.span))?;
+    let scope = crate::expr::Scope::new(&session.run);
     let namespace = Database::namespace(coll);
     let mut ids = Vec::with_capacity(docs.len());
     let mut first_error = None;
     for doc in docs {
-        let doc = session.db.prepare_insert(doc).map_err(|e| e.at(arg.span))?;
+        let doc = validation::prepare(session.db, coll, doc).map_err(|e| e.at(arg.span))?;
         let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
         let inserted = Database::check_insert(&doc)
+            .and_then(|()| {
+                validation::check(session.db.collection(coll), None, &doc, &scope, bypass)
+            })
             .and_then(|()| session.db.collection_mut(coll).insert(&namespace, doc));
         match inserted {
             Ok(()) => ids.push(id),

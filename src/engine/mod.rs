@@ -349,17 +349,19 @@ impl<'a> Session<'a> {
                     }
                 };
                 call.max_args(2)?;
-                coll_options::check_create(call.doc_arg(1, "createCollection() options")?)
-                    .map_err(|e| e.at(call.span))?;
+                let options =
+                    coll_options::parse_create(call.doc_arg(1, "createCollection() options")?)
+                        .map_err(|e| e.at(call.span))?;
                 if self.db.collection(&name).is_some() {
                     return Err(Error::namespace_exists(format!(
                         "Collection {} already exists.",
                         Database::namespace(&name)
                     )));
                 }
-                self.db.collection_mut(&name);
+                self.db.collection_mut(&name).set_options(options);
                 Ok(bson::bson!({ "ok": 1 }))
             }
+            "runCommand" => coll_options::run_command(self.db, call).map_err(|e| e.at(call.span)),
             "dropDatabase" => {
                 let names: Vec<String> = self.db.names().map(str::to_string).collect();
                 for n in names {

@@ -2,8 +2,10 @@
 //! in a single pass, each stage's output counted and its first documents kept
 //! (the rest of a stage's output is only counted, so memory stays bounded by
 //! what the pipeline itself holds). Stages the page switched off are skipped;
-//! `$facet` reports each facet's stages.
-use crate::aggregate::pipeline::{self, Docs, Place, Stage};
+//! `$facet` reports each facet's stages, `$lookup` its sub-pipeline's stages
+//! for its first [`LOOKUP_SHOWN`] input documents. A pipeline update is shown
+//! the same way, each stage's output over the documents the update matched.
+use crate::aggregate::pipeline::{self, Docs, Pipeline, Place, Stage};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::storage::Database;
@@ -12,6 +14,13 @@ use std::borrow::Cow;
 
 /// Documents kept per stage for the page; the others are only counted.
 pub const SHOWN: usize = 20;
+
+/// Outer documents whose `$lookup` sub-pipeline is shown stage by stage.
+pub const LOOKUP_SHOWN: usize = 3;
+
+/// `$lookup` sub-pipelines are shown this many levels deep (each level runs
+/// its sub-pipeline again per shown document; deeper ones only run).
+const LOOKUP_LEVELS: usize = 2;
 
 /// What one stage did.
 #[derive(Debug)]
@@ -27,6 +36,15 @@ pub struct StageReport {
     pub error: Option<Error>,
     /// `$facet`: each facet's name and stages.
     pub facets: Vec<(String, Vec<StageReport>)>,
+    /// `$lookup` with a pipeline: per shown input document, its sub-pipeline.
+    pub lookups: Vec<LookupReport>,
+}
+
+/// One outer document's `$lookup` sub-pipeline, stage by stage.
+#[derive(Debug)]
+pub struct LookupReport {
+    pub input: Document,
+    pub stages: Vec<StageReport>,
 }
 
 impl StageReport {
@@ -38,17 +56,19 @@ impl StageReport {
             first: Vec::new(),
             error: None,
             facets: Vec::new(),
+            lookups: Vec::new(),
         }
     }
 }
 
-/// Which of the script's `aggregate` calls to report (counted from 0 in the
-/// order they run), which of its stages to skip, and what was found.
+/// Which of the script's pipelines (`aggregate` calls and pipeline updates,
+/// counted from 0 in the order they run) to report, which of its stages to
+/// skip, and what was found.
 #[derive(Debug, Default)]
 pub struct StageProbe {
     pub target: usize,
     pub off: Vec<usize>,
-    /// `aggregate` calls run so far (the page's pipeline selector).
+    /// Pipelines run so far (the page's pipeline selector).
     pub seen: usize,
     pub report: Option<Vec<StageReport>>,
 }
@@ -85,14 +105,60 @@ fn compile_all(specs: &[Bson], off: &[usize], ctx: &CompileCtx, place: Place) ->
         .collect()
 }
 
+/// A leading `$text` match is bound to the collection's text index.
+fn bind_text(entries: &mut [Entry], c: Option<&crate::storage::Collection>) {
+    let Some(entry) = entries.iter_mut().find(|e| e.stage.is_some()) else {
+        return;
+    };
+    if let Some(Ok(Stage::Match(f))) = &entry.stage {
+        if f.text().is_some() {
+            entry.stage = Some(crate::index::text::bind(f, None, c).map(Stage::Match));
+        }
+    }
+}
+
+/// A document as the page shows it: without the score a `$text` match carries.
+fn unscored(d: &Document) -> Document {
+    let mut d = d.clone();
+    crate::index::text::strip_score(&mut d);
+    d
+}
+
+/// A sub-pipeline already compiled (inside `$facet` or `$lookup`), beside
+/// the stages as written.
+fn compiled(specs: &[Bson], p: &Pipeline) -> Vec<Entry> {
+    specs
+        .iter()
+        .zip(&p.stages)
+        .map(|(spec, stage)| Entry {
+            spec: spec.clone(),
+            stage: Some(Ok(stage.clone())),
+        })
+        .collect()
+}
+
+/// The array under `key` in a stage's spec (`{$lookup: {pipeline: [...]}}`,
+/// `{$facet: {name: [...]}}`).
+fn sub_specs<'s>(spec: &'s Bson, stage: &str, key: &str) -> &'s [Bson] {
+    match spec
+        .as_document()
+        .and_then(|d| d.get_document(stage).ok())
+        .and_then(|d| d.get(key))
+    {
+        Some(Bson::Array(a)) => a,
+        _ => &[],
+    }
+}
+
 /// Run the compiled stages one after the other, noting each one's output.
-/// After a failure the later stages are reported as not run.
+/// After a failure the later stages are reported as not run. `level`: how
+/// many `$lookup` sub-pipelines this one is inside.
 fn run_all<'a>(
     entries: &'a [Entry],
     mut docs: Docs<'a>,
     db: &'a Database,
     scope: &Scope,
-    ctx: &CompileCtx,
+    level: usize,
 ) -> (Vec<StageReport>, Result<Docs<'a>>) {
     let mut reports = Vec::with_capacity(entries.len());
     let mut failed: Option<Error> = None;
@@ -109,15 +175,30 @@ fn run_all<'a>(
         let input = std::mem::take(&mut docs);
         let step = match stage {
             Err(err) => Err(err.clone()),
-            Ok(Stage::Facet(_)) => {
-                facet(&e.spec, input, db, scope, ctx, &mut report).map(|d| vec![Cow::Owned(d)])
+            Ok(Stage::Facet(f)) => {
+                facet(f, &e.spec, input, db, scope, level, &mut report).map(|d| vec![Cow::Owned(d)])
+            }
+            Ok(lookup_stage @ Stage::Lookup(l))
+                if l.sub_pipeline().is_some() && level < LOOKUP_LEVELS =>
+            {
+                let shown: Vec<Document> = input
+                    .iter()
+                    .take(LOOKUP_SHOWN)
+                    .map(|d| d.as_ref().clone())
+                    .collect();
+                let out =
+                    pipeline::run_stages(std::slice::from_ref(lookup_stage), input, db, scope);
+                if out.is_ok() {
+                    report.lookups = lookup(l, &e.spec, shown, db, scope, level);
+                }
+                out
             }
             Ok(stage) => pipeline::run_stages(std::slice::from_ref(stage), input, db, scope),
         };
         match step {
             Ok(out) => {
                 report.count = Some(out.len());
-                report.first = out.iter().take(SHOWN).map(|d| d.as_ref().clone()).collect();
+                report.first = out.iter().take(SHOWN).map(|d| unscored(d)).collect();
                 docs = out;
             }
             Err(err) => {
@@ -133,45 +214,84 @@ fn run_all<'a>(
     }
 }
 
-/// `$facet`: each facet's sub-pipeline stage by stage over the same input;
-/// the output document holds each facet's result, as the stage itself does.
-fn facet(
+/// `$facet`: each facet's sub-pipeline stage by stage, through the stage's
+/// own `run_each` (same input copies, same output document).
+fn facet<'a>(
+    f: &'a crate::aggregate::stages::facet::Facet,
     spec: &Bson,
-    docs: Docs<'_>,
-    db: &Database,
+    docs: Docs<'a>,
+    db: &'a Database,
     scope: &Scope,
-    ctx: &CompileCtx,
+    level: usize,
     report: &mut StageReport,
 ) -> Result<Document> {
-    let facets = match spec {
-        Bson::Document(d) => d.get_document("$facet").ok(),
-        _ => None,
+    let names: Vec<String> = f.names().map(str::to_string).collect();
+    f.run_each(docs, |i, p, input| {
+        let name = names.get(i).cloned().unwrap_or_default();
+        let entries = compiled(sub_specs(spec, "$facet", &name), p);
+        let (reports, result) = run_all(&entries, input, db, scope, level);
+        report.facets.push((name, reports));
+        Ok(result?.into_iter().map(Cow::into_owned).collect())
+    })
+}
+
+/// `$lookup`'s sub-pipeline stage by stage for each of the `shown` outer
+/// documents. A leading `$documents` is reported with what it produced for
+/// the join (the documents the next stage receives).
+fn lookup(
+    l: &crate::aggregate::stages::lookup::Lookup,
+    spec: &Bson,
+    shown: Vec<Document>,
+    db: &Database,
+    scope: &Scope,
+    level: usize,
+) -> Vec<LookupReport> {
+    let Some(p) = l.sub_pipeline() else {
+        return Vec::new();
     };
-    let mut out = Document::new();
-    for (name, sub) in facets.into_iter().flatten() {
-        let Bson::Array(sub) = sub else { continue };
-        let entries = compile_all(sub, &[], ctx, Place::Facet);
-        let input: Docs<'_> = docs
-            .iter()
-            .map(|d| match d {
-                Cow::Borrowed(b) => Cow::Borrowed(*b),
-                Cow::Owned(o) => Cow::Owned(o.clone()),
-            })
-            .collect();
-        let (reports, result) = run_all(&entries, input, db, scope, ctx);
-        report.facets.push((name.clone(), reports));
-        let result = result?;
-        out.insert(
-            name.clone(),
-            Bson::Array(
-                result
-                    .into_iter()
-                    .map(|d| Bson::Document(d.into_owned()))
-                    .collect(),
-            ),
-        );
-    }
-    Ok(out)
+    let specs = sub_specs(spec, "$lookup", "pipeline");
+    let entries = compiled(specs, p);
+    let joiner = l.joiner(db);
+    shown
+        .into_iter()
+        .map(|input| {
+            let stages = match joiner.sub_input(&input, db, scope) {
+                Err(err) => {
+                    let mut r = StageReport::new(specs.first().unwrap_or(&Bson::Null), false);
+                    r.error = Some(err);
+                    vec![r]
+                }
+                Ok(sub) => {
+                    let (done, rest) = entries.split_at(sub.produced.min(entries.len()));
+                    let mut reports: Vec<StageReport> = done
+                        .iter()
+                        .map(|e| {
+                            let mut r = StageReport::new(&e.spec, false);
+                            r.count = Some(sub.input.len());
+                            r.first = sub
+                                .input
+                                .iter()
+                                .take(SHOWN)
+                                .map(|d| d.as_ref().clone())
+                                .collect();
+                            r
+                        })
+                        .collect();
+                    reports.extend(run_all(rest, sub.input, db, &sub.scope, level + 1).0);
+                    reports
+                }
+            };
+            LookupReport { input, stages }
+        })
+        .collect()
+}
+
+/// Is this the pipeline the probe asks for? Counts every pipeline seen.
+fn is_target(probe: &mut Option<StageProbe>) -> Option<&mut StageProbe> {
+    let p = probe.as_mut()?;
+    let me = p.seen;
+    p.seen += 1;
+    (me == p.target).then_some(p)
 }
 
 /// The hook in `aggregate()`: when the session probes stages and this is the
@@ -185,12 +305,7 @@ pub(super) fn probe(
     ctx: &CompileCtx,
     scope: &Scope,
 ) -> Option<Result<Vec<Document>>> {
-    let p = probe.as_mut()?;
-    let me = p.seen;
-    p.seen += 1;
-    if me != p.target {
-        return None;
-    }
+    let p = is_target(probe)?;
     let off = p.off.clone();
     // A misplaced `$documents` is left to the normal run, which reports it.
     let first = stages
@@ -200,10 +315,12 @@ pub(super) fn probe(
         .and_then(|(_, s)| s.as_document())
         .and_then(|d| d.keys().next())
         .map(String::as_str);
-    if coll.is_some() == (first == Some("$documents")) {
+    // `$geoNear` reads the collection's indexes: also left to the normal run.
+    if coll.is_some() == (first == Some("$documents")) || first == Some("$geoNear") {
         return None;
     }
-    let entries = compile_all(stages, &off, ctx, Place::Top);
+    let mut entries = compile_all(stages, &off, ctx, Place::Top);
+    bind_text(&mut entries, coll.and_then(|name| db.collection(name)));
     let (reports, result) = {
         let db: &Database = db;
         // A missing collection reads as empty; `$documents` (validated where
@@ -215,8 +332,8 @@ pub(super) fn probe(
                 .unwrap_or_default(),
             None => Vec::new(),
         };
-        let (reports, result) = run_all(&entries, docs, db, scope, ctx);
-        let owned = result.map(|d| d.into_iter().map(Cow::into_owned).collect::<Vec<_>>());
+        let (reports, result) = run_all(&entries, docs, db, scope, 0);
+        let owned = result.map(|d| d.iter().map(|d| unscored(d)).collect::<Vec<_>>());
         (reports, owned)
     };
     p.report = Some(reports);
@@ -226,8 +343,35 @@ pub(super) fn probe(
         .find_map(|e| e.stage.as_ref())
         .and_then(|s| s.as_ref().ok());
     Some(result.and_then(|docs| match write {
-        Some(Stage::Out(o)) => o.write(docs, db).map(|()| Vec::new()),
+        Some(Stage::Out(o)) => o.write(docs, db, scope).map(|()| Vec::new()),
         Some(Stage::Merge(m)) => m.write(docs, db, scope).map(|()| Vec::new()),
         _ => Ok(docs),
     }))
+}
+
+/// The hook in pipeline updates (`updateOne`, `updateMany`,
+/// `findOneAndUpdate`, `update`): for the pipeline asked for, report each
+/// stage's output over `matched` (the documents the update will change,
+/// before it does) and return the stages left on, which the update then
+/// runs; otherwise `None`.
+pub(super) fn probe_update(
+    probe: &mut Option<StageProbe>,
+    matched: Vec<&Document>,
+    stages: &[Bson],
+    db: &Database,
+    ctx: &CompileCtx,
+    scope: &Scope,
+) -> Option<Vec<Bson>> {
+    let p = is_target(probe)?;
+    let entries = compile_all(stages, &p.off, ctx, Place::Update);
+    let docs: Docs = matched.into_iter().map(Cow::Borrowed).collect();
+    p.report = Some(run_all(&entries, docs, db, scope, 0).0);
+    Some(
+        stages
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !p.off.contains(i))
+            .map(|(_, s)| s.clone())
+            .collect(),
+    )
 }

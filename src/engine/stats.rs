@@ -77,21 +77,31 @@ pub fn db_stats(db: &Database) -> Bson {
     })
 }
 
-/// `db.getCollectionInfos()`: one entry per collection, sorted by name as mongosh lists them.
+/// `db.getCollectionInfos()`: one entry per collection, sorted by name as
+/// mongosh lists them, with the options it was created with (a time series
+/// collection has no `_id` index).
 pub fn collection_infos(db: &Database) -> Bson {
     let mut names: Vec<&str> = db.names().collect();
     crate::sorting::sort(&mut names);
     Bson::Array(
         names
             .into_iter()
-            .map(|n| {
-                Bson::Document(doc! {
+            .filter_map(|n| Some((n, db.collection(n)?.options())))
+            .map(|(n, options)| {
+                let timeseries = options.timeseries.is_some();
+                let mut d = doc! {
                     "name": n,
-                    "type": "collection",
-                    "options": {},
+                    "type": if timeseries { "timeseries" } else { "collection" },
+                    "options": options.to_document(),
                     "info": { "readOnly": false },
-                    "idIndex": { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
-                })
+                };
+                if !timeseries {
+                    d.insert(
+                        "idIndex",
+                        doc! { "v": 2, "key": { "_id": 1 }, "name": "_id_" },
+                    );
+                }
+                Bson::Document(d)
             })
             .collect(),
     )

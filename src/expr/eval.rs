@@ -6,6 +6,7 @@ use super::value::Value;
 use super::Scope;
 use crate::error::Result;
 use bson::{Bson, Document};
+use std::borrow::Cow;
 use std::fmt::Debug;
 use std::sync::Arc;
 
@@ -60,9 +61,13 @@ pub(crate) struct Cx<'a> {
     /// `$$CURRENT` when it differs from `$$ROOT`.
     pub current: Option<&'a Bson>,
     pub scope: &'a Scope<'a>,
-    /// Local variable slots, pushed and popped by the binding operators.
-    pub locals: Vec<Value>,
+    /// Local variable slots, pushed and popped by the binding operators: an
+    /// element of the document (`$$this` over one of its arrays) is borrowed.
+    pub locals: Vec<Local<'a>>,
 }
+
+/// A local variable's value: `None` is missing.
+pub(crate) type Local<'a> = Option<Cow<'a, Bson>>;
 
 impl<'a> Cx<'a> {
     pub fn new(root: &'a Document, current: Option<&'a Bson>, scope: &'a Scope<'a>) -> Cx<'a> {
@@ -145,8 +150,64 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// The value of `node`, borrowed from the document when it is a field
+    /// path below `$$ROOT`, `$$CURRENT` or a variable holding a part of the
+    /// document, that crosses no array (what `$filter`, `$map`, `$reduce`
+    /// and `$let` bind); else evaluated. `None` is missing.
+    pub fn eval_borrowed(&mut self, node: &Node) -> Result<Local<'a>> {
+        if let Node::Var(var, p) = node {
+            let base: Option<&'a Bson> = match var {
+                VarRef::Root if p.is_empty() => None,
+                VarRef::Root => return self.borrow_in_doc(self.root, p, node),
+                VarRef::Current => match self.current {
+                    None if p.is_empty() => None,
+                    None => return self.borrow_in_doc(self.root, p, node),
+                    Some(c) => Some(c),
+                },
+                VarRef::Local(i) => match self.locals.get(*i) {
+                    Some(Some(Cow::Borrowed(b))) => Some(*b),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(found) = base.and_then(|b| path::borrow(b, p)) {
+                return Ok(found.map(Cow::Borrowed));
+            }
+        }
+        Ok(self.eval(node)?.map(Cow::Owned))
+    }
+
+    /// [`path::borrow_values`] for a field path `node` below `$$ROOT`,
+    /// `$$CURRENT` or a variable holding a part of the document; `None`
+    /// for any other node (evaluate it instead).
+    pub fn borrow_values(&self, node: &Node) -> Option<path::Found<'a>> {
+        let Node::Var(var, p) = node else {
+            return None;
+        };
+        let base: &'a Bson = match var {
+            VarRef::Root => return path::borrow_values_doc(self.root, p),
+            VarRef::Current => match self.current {
+                None => return path::borrow_values_doc(self.root, p),
+                Some(c) => c,
+            },
+            VarRef::Local(i) => match self.locals.get(*i) {
+                Some(Some(Cow::Borrowed(b))) => b,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        path::borrow_values(base, p)
+    }
+
+    fn borrow_in_doc(&mut self, doc: &'a Document, p: &[String], node: &Node) -> Result<Local<'a>> {
+        match path::borrow_doc(doc, p) {
+            Some(found) => Ok(found.map(Cow::Borrowed)),
+            None => Ok(self.eval(node)?.map(Cow::Owned)),
+        }
+    }
+
     /// Set a slot that is already in scope (loop variables of `$map`/`$filter`/`$reduce`).
-    pub fn set_local(&mut self, slot: usize, value: Value) {
+    pub fn set_local(&mut self, slot: usize, value: Local<'a>) {
         if self.locals.len() <= slot {
             self.locals.resize(slot + 1, None);
         }

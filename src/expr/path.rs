@@ -1,8 +1,23 @@
 //! Field paths in expressions: `"$a.b"` reads `b` in `a`, and through arrays
 //! collects the values of the elements that are documents
 //! (`{a: [{b: 1}, {b: 2}, {c: 3}]}` → `[1, 2]`). Numeric components are field
-//! names, never array indexes. Only the value found is cloned.
+//! names, never array indexes. Only the value found is cloned, and nothing
+//! when the path crosses no array ([`borrow`]).
 use bson::{Bson, Document};
+
+/// `doc.get(name)` without hashing the name: documents are small, and a
+/// linear scan that compares key lengths first reads fewer bytes.
+fn get<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
+    let entries = crate::value::entries::of(doc);
+    if entries.len() > crate::value::prefetch::TRACKED {
+        return doc.get(name);
+    }
+    let key = name.as_bytes();
+    entries
+        .iter()
+        .find(|(k, _)| crate::value::path::same_bytes(k.as_bytes(), key))
+        .map(|(_, v)| v)
+}
 
 /// Read `path` below `base` (the whole value when the path is empty).
 pub(crate) fn lookup(base: &Bson, path: &[String]) -> Option<Bson> {
@@ -21,7 +36,7 @@ pub(crate) fn lookup_doc(doc: &Document, path: &[String]) -> Option<Bson> {
     let Some((first, rest)) = path.split_first() else {
         return Some(Bson::Document(doc.clone()));
     };
-    let v = doc.get(first)?;
+    let v = get(doc, first)?;
     if rest.is_empty() {
         return Some(v.clone());
     }
@@ -44,4 +59,84 @@ fn lookup_array(arr: &[Bson], path: &[String]) -> Bson {
         }
     }
     Bson::Array(out)
+}
+
+/// The value at `path` below `base` by reference, when the path crosses no
+/// array (`None`: it does, or the path is empty; `Some(None)`: missing).
+pub(crate) fn borrow<'a>(base: &'a Bson, path: &[String]) -> Option<Option<&'a Bson>> {
+    if path.is_empty() {
+        return Some(Some(base));
+    }
+    match base {
+        Bson::Document(d) => borrow_doc(d, path),
+        Bson::Array(_) => None,
+        _ => Some(None),
+    }
+}
+
+/// [`borrow`] below a document (`None` for the empty path: the document
+/// itself is no `Bson`).
+pub(crate) fn borrow_doc<'a>(doc: &'a Document, path: &[String]) -> Option<Option<&'a Bson>> {
+    let (first, rest) = path.split_first()?;
+    let Some(v) = get(doc, first) else {
+        return Some(None);
+    };
+    if rest.is_empty() {
+        return Some(Some(v));
+    }
+    match v {
+        Bson::Document(d) => borrow_doc(d, rest),
+        Bson::Array(_) => None,
+        _ => Some(None),
+    }
+}
+
+/// The values [`lookup`] would give, by reference, when the path crosses at
+/// most one array (`None`: it crosses more, and the values must be built):
+/// the value found, or each value found below that array's elements.
+pub(crate) fn borrow_values<'a>(base: &'a Bson, path: &[String]) -> Option<Found<'a>> {
+    if path.is_empty() {
+        return Some(Found::One(base));
+    }
+    match base {
+        Bson::Document(d) => borrow_values_doc(d, path),
+        Bson::Array(a) => borrow_in_elements(a, path),
+        _ => Some(Found::Missing),
+    }
+}
+
+/// [`borrow_values`] below a document (`None` for the empty path too).
+pub(crate) fn borrow_values_doc<'a>(doc: &'a Document, path: &[String]) -> Option<Found<'a>> {
+    let (first, rest) = path.split_first()?;
+    let Some(v) = get(doc, first) else {
+        return Some(Found::Missing);
+    };
+    if rest.is_empty() {
+        return Some(Found::One(v));
+    }
+    match v {
+        Bson::Document(d) => borrow_values_doc(d, rest),
+        Bson::Array(a) => borrow_in_elements(a, rest),
+        _ => Some(Found::Missing),
+    }
+}
+
+fn borrow_in_elements<'a>(arr: &'a [Bson], path: &[String]) -> Option<Found<'a>> {
+    let mut out = Vec::with_capacity(arr.len());
+    for e in arr {
+        if let Bson::Document(d) = e {
+            if let Some(v) = borrow_doc(d, path)? {
+                out.push(v);
+            }
+        }
+    }
+    Some(Found::Many(out))
+}
+
+/// What a field path found, by reference.
+pub(crate) enum Found<'a> {
+    Missing,
+    One(&'a Bson),
+    /// The values below an array's elements (what `lookup` returns as an array).
+    Many(Vec<&'a Bson>),
 }

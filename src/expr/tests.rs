@@ -393,3 +393,82 @@ mod fuzz {
         }
     }
 }
+
+/// Values read in place (a field path's array bound to `$$this`, compared,
+/// summed) give what copies of them give.
+#[test]
+fn borrowed_reads() {
+    let d = doc! {
+        "t": [{"ts": 1, "c": 10, "in": [{"k": 1}, {"k": 2}]}, {"ts": 5, "c": 20}, 7, {"c": "x"}],
+        "o": {"arr": [1, 2, 3], "s": "b"},
+        "n": [[{"c": 1}], {"c": 2}],
+        "nul": null,
+    };
+    let on = |spec: Bson| match eval_on(spec.clone(), d.clone()) {
+        Ok(v) => v,
+        Err(e) => panic!("{spec}: {e}"),
+    };
+    assert_eq!(
+        on(bson!({"$filter": {"input": "$t", "cond": {"$gte": ["$$this.ts", 2]}}})),
+        Some(bson!([{"ts": 5, "c": 20}]))
+    );
+    assert_eq!(
+        on(bson!({"$map": {"input": "$o.arr", "in": {"$add": ["$$this", 1]}}})),
+        Some(bson!([2, 3, 4]))
+    );
+    // A path below a borrowed element, through its own array.
+    assert_eq!(
+        on(bson!({"$map": {"input": "$t", "as": "e", "in": {"$sum": "$$e.in.k"}}})),
+        Some(bson!([3, 0, 0, 0]))
+    );
+    assert_eq!(
+        on(
+            bson!({"$reduce": {"input": "$o.arr", "initialValue": 0, "in": {"$add": ["$$value", "$$this"]}}})
+        ),
+        Some(bson!(6))
+    );
+    assert_eq!(
+        on(bson!({"$let": {"vars": {"x": "$o"}, "in": {"$concat": ["$$x.s", "$$x.s"]}}})),
+        Some(bson!("bb"))
+    );
+    assert_eq!(on(bson!({"$sum": "$t.c"})), Some(bson!(30)));
+    assert_eq!(on(bson!({"$avg": "$t.c"})), Some(bson!(15.0)));
+    assert_eq!(on(bson!({"$max": "$t.c"})), Some(bson!("x")));
+    assert_eq!(on(bson!({"$min": "$o.arr"})), Some(bson!(1)));
+    assert_eq!(on(bson!({"$sum": "$nope"})), Some(bson!(0)));
+    // Two arrays crossed: the values are built (the inner array is no number).
+    assert_eq!(on(bson!({"$sum": "$n.c"})), Some(bson!(2)));
+    assert_eq!(on(bson!({"$gt": ["$o.s", "a"]})), Some(bson!(true)));
+    assert_eq!(on(bson!({"$eq": ["$nope", null]})), Some(bson!(false)));
+    assert_eq!(
+        on(bson!({"$filter": {"input": "$nul", "cond": true}})),
+        Some(Bson::Null)
+    );
+    assert_eq!(
+        eval_on(bson!({"$filter": {"input": "$o", "cond": true}}), d.clone())
+            .err()
+            .map(|e| e.code),
+        Some(28651)
+    );
+}
+
+#[test]
+fn borrowed_array_operands() {
+    let d = doc! {"t": [{"ts": 1}, {"ts": 5}, {"x": 2}], "a": [1, "b"], "s": "str"};
+    let on = |spec: Bson| eval_on(spec, d.clone()).map_err(|e| e.code);
+    assert_eq!(on(bson!({"$in": [5, "$t.ts"]})), Ok(Some(bson!(true))));
+    assert_eq!(on(bson!({"$in": [2, "$t.ts"]})), Ok(Some(bson!(false))));
+    assert_eq!(on(bson!({"$in": ["b", "$a"]})), Ok(Some(bson!(true))));
+    // A missing needle is not the null an array literal holds in its place.
+    assert_eq!(
+        on(bson!({"$in": ["$nope", ["$nope"]]})),
+        Ok(Some(bson!(false)))
+    );
+    assert_eq!(on(bson!({"$in": [1, "$s"]})), Err(40081));
+    assert_eq!(on(bson!({"$in": [1, "$nope"]})), Err(40081));
+    assert_eq!(on(bson!({"$size": "$t"})), Ok(Some(bson!(3))));
+    assert_eq!(on(bson!({"$size": "$t.ts"})), Ok(Some(bson!(2))));
+    assert_eq!(on(bson!({"$size": "$s"})), Err(17124));
+    assert_eq!(on(bson!({"$isArray": "$a"})), Ok(Some(bson!(true))));
+    assert_eq!(on(bson!({"$isArray": "$s"})), Ok(Some(bson!(false))));
+}

@@ -6,3 +6,4 @@ pub mod explain;
 pub mod parsed;
 pub mod plan;
 pub mod scan;
+pub mod text;

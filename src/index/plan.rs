@@ -75,7 +75,7 @@ fn parse_hint(c: &Collection, hint: Option<&Bson>) -> Result<Hint> {
     let visible = |pred: &dyn Fn(&Index) -> bool| {
         c.indexes()
             .iter()
-            .position(|ix| pred(ix) && !ix.spec.hidden)
+            .position(|ix| pred(ix) && !ix.spec.hidden && ix.spec.text.is_none())
             .map(Hint::Index)
             .ok_or_else(bad_hint)
     };
@@ -181,7 +181,8 @@ pub fn plan(
         }
         Hint::None => {
             for (i, ix) in c.indexes().iter().enumerate() {
-                if ix.spec.hidden {
+                // Text and geospatial indexes answer only their own queries.
+                if ix.spec.hidden || ix.spec.text.is_some() || !ix.spec.geo.is_empty() {
                     continue;
                 }
                 let p = index_plan(ix, i, &conds, sort);

@@ -1,13 +1,17 @@
 //! The page's run output as one relaxed-Extended-JSON text (the worker hands it to
-//! `JSON.parse`): `{results, collections, error?, shell, work, collectionsShell, initial, initialShell}`.
+//! `JSON.parse`): `{results, collections, names, error?, shell, work, collectionsShell, initial,
+//! initialShell, stmts, check?}` (`names`: every collection after the run; `stmts`: the script's
+//! statements; `check`: a tutorial step's verdict on this run).
 //! The loaded configuration is kept between runs while its text (and seed, and the
 //! instant when the text can read it) is unchanged: each run starts from a copy,
 //! which shares the collections until the script writes one (see `storage`).
 use crate::index::explain::WorkDone;
+use crate::shell::{Script, StmtKind};
 use crate::storage::{Collection, Database};
 use crate::text::ejson::{write_docs, write_str};
 use crate::text::shell;
-use crate::{budget, Error, RunCtx};
+use crate::{budget, Error, RunCtx, RunOutput};
+use bson::Bson;
 
 /// Which final collections the output carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +37,11 @@ pub struct Cache {
 }
 
 impl Cache {
+    /// The text of the configuration kept loaded, if any.
+    pub fn db_text(&self) -> Option<std::rc::Rc<str>> {
+        self.loaded.as_ref().map(|l| std::rc::Rc::clone(&l.db_text))
+    }
+
     /// The database built from `db_text`, loaded again only when something it
     /// depends on changed.
     fn database(&mut self, db_text: &str, run: &RunCtx) -> &Result<Database, Error> {
@@ -62,6 +71,9 @@ impl Cache {
     }
 }
 
+/// Judges a run's outcome (a tutorial step's check): its verdict is the output's `check`.
+pub type Judge<'a> = &'a dyn Fn(&RunOutput) -> serde_json::Value;
+
 /// Run `script` on (a copy of) the configuration and write the page's output.
 pub fn run_json(
     cache: &mut Cache,
@@ -70,6 +82,19 @@ pub fn run_json(
     run: &RunCtx,
     which: Collections,
 ) -> String {
+    run_judged(cache, db_text, script, run, which, None)
+}
+
+/// [`run_json`], the outcome also handed to `judge` (the results are kept as
+/// values only then).
+pub fn run_judged(
+    cache: &mut Cache,
+    db_text: &str,
+    script: &str,
+    run: &RunCtx,
+    which: Collections,
+    judge: Option<Judge>,
+) -> String {
     let _budget = budget::start_run();
     // Each result is written out when its statement has run: stored
     // documents are read in place, before a later statement changes them.
@@ -77,22 +102,36 @@ pub fn run_json(
     out.push_str("{\"results\":[");
     let mut printed: Vec<String> = Vec::new();
     let mut work: Vec<Option<WorkDone>> = Vec::new();
+    let mut results: Vec<Bson> = Vec::new();
+    let mut stmts = serde_json::Value::Array(Vec::new());
     let mut db_failed = false;
     let (start, error, end) = match cache.database(db_text, run) {
         Err(e) => {
             db_failed = true;
+            if let Ok(parsed) = crate::shell::parse_script(script) {
+                stmts = statements_json(script, &parsed);
+            }
             (None, Some(e.clone()), None)
         }
         Ok(start) => {
             let mut db = start.clone();
-            let error = crate::run_each(&mut db, script, run, true, |r, w| {
-                if !printed.is_empty() {
-                    out.push(',');
+            let error = match crate::shell::parse_script(script) {
+                Err(e) => Some(e),
+                Ok(parsed) => {
+                    stmts = statements_json(script, &parsed);
+                    crate::run_parsed(&mut db, &parsed, run, true, |r, w| {
+                        if !printed.is_empty() {
+                            out.push(',');
+                        }
+                        r.write_ejson(&mut out);
+                        printed.push(r.print_shell());
+                        if judge.is_some() {
+                            results.push(r.to_bson());
+                        }
+                        work.push(w);
+                    })
                 }
-                r.write_ejson(&mut out);
-                printed.push(r.print_shell());
-                work.push(w);
-            });
+            };
             (Some(start), error, Some(db))
         }
     };
@@ -112,6 +151,15 @@ pub fn run_json(
         &mut out,
         finals.filter(|(name, _)| which == Collections::All || changed.contains(name)),
     );
+    // Every collection after the run, for the page's Copy and Download (see `export`).
+    out.push_str(",\"names\":[");
+    for (i, (name, _)) in end.iter().flat_map(|db| db.collections()).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(&mut out, name);
+    }
+    out.push(']');
     if let Some(e) = &error {
         out.push_str(",\"error\":");
         let mut json = crate::error_json(e, db_text, script);
@@ -164,8 +212,43 @@ pub fn run_json(
         }
         _ => out.push_str("{},\"initialShell\":{}"),
     }
+    out.push_str(",\"stmts\":");
+    crate::json::write(&mut out, &stmts);
+    if let Some(judge) = judge {
+        let outcome = RunOutput {
+            results,
+            work,
+            collections: end
+                .iter()
+                .flat_map(|db| db.collections())
+                .map(|(n, c)| (n.to_string(), c.docs().to_vec()))
+                .collect(),
+            error,
+        };
+        out.push_str(",\"check\":");
+        crate::json::write(&mut out, &judge(&outcome));
+    }
     out.push('}');
     out
+}
+
+/// Where each result-producing statement (expression or shell helper) sits in
+/// the script, in the order results come: `[{start, end, text}]` with UTF-16
+/// offsets, so the page can label each result with its statement.
+pub fn statements_json(script: &str, parsed: &Script) -> serde_json::Value {
+    parsed
+        .stmts
+        .iter()
+        .filter(|s| !matches!(s.kind, StmtKind::Assign { .. }))
+        .map(|s| {
+            let text = script.get(s.span.start..s.span.end).unwrap_or_default();
+            serde_json::json!({
+                "start": crate::error::utf16_offset(script, s.span.start),
+                "end": crate::error::utf16_offset(script, s.span.end),
+                "text": text,
+            })
+        })
+        .collect()
 }
 
 /// `{"<name>": [<documents>], ...}`.
@@ -243,7 +326,7 @@ pub fn run_again(
     run: &RunCtx,
     which: Collections,
 ) -> Option<String> {
-    let text = std::rc::Rc::clone(&cache.loaded.as_ref()?.db_text);
+    let text = cache.db_text()?;
     Some(run_json(cache, &text, script, run, which))
 }
 
@@ -258,6 +341,7 @@ pub fn run_once(db_text: &str, script: &str, run: &RunCtx) -> String {
     )
 }
 
+pub mod export;
 pub mod stages;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

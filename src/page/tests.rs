@@ -14,6 +14,15 @@ fn tree_output(db: &str, script: &str, run: &RunCtx) -> serde_json::Value {
     let shell: Vec<serde_json::Value> =
         out.results.iter().map(|r| shell::print(r).into()).collect();
     obj.insert("shell".into(), shell.into());
+    // A failed load has no collections to name.
+    let loaded = crate::load_database(db, run).is_ok();
+    let names: Vec<serde_json::Value> = out
+        .collections
+        .iter()
+        .filter(|_| loaded)
+        .map(|(n, _)| n.clone().into())
+        .collect();
+    obj.insert("names".into(), names.into());
     let mut work = String::new();
     write_work(&mut work, &out.work);
     obj.insert("work".into(), parsed(&work));
@@ -58,6 +67,9 @@ fn tree_output(db: &str, script: &str, run: &RunCtx) -> serde_json::Value {
     obj.insert("collectionsShell".into(), printed.into());
     obj.insert("initial".into(), initial.into());
     obj.insert("initialShell".into(), initial_shell.into());
+    let stmts = crate::shell::parse_script(script)
+        .map_or(serde_json::json!([]), |p| statements_json(script, &p));
+    obj.insert("stmts".into(), stmts);
     json
 }
 
@@ -109,6 +121,36 @@ fn same_content_as_the_value_tree() {
             );
         }
     }
+}
+
+/// A judged run hands the judge what a run from scratch produces, and writes
+/// its verdict as `check`.
+#[test]
+fn the_judge_sees_the_run_itself() {
+    let run = ctx(1_698_335_223_434, 7);
+    let mut cache = Cache::default();
+    for db in [DB, "[{_id: 1, a: 5}]", "", "db = { broken: [ { a: } ] }"] {
+        for script in SCRIPTS {
+            let seen = std::cell::RefCell::new(None);
+            let judge = |out: &RunOutput| {
+                *seen.borrow_mut() = Some(out.to_json(Mode::Relaxed, db, script));
+                serde_json::json!({"ok": true})
+            };
+            let text = run_judged(
+                &mut cache,
+                db,
+                script,
+                &run,
+                Collections::Changed,
+                Some(&judge),
+            );
+            let fresh = crate::run(db, script, &run).to_json(Mode::Relaxed, db, script);
+            assert_eq!(seen.take(), Some(fresh), "{db}\n{script}");
+            assert_eq!(parsed(&text)["check"], serde_json::json!({"ok": true}));
+        }
+    }
+    let plain = run_json(&mut cache, DB, SCRIPTS[0], &run, Collections::Changed);
+    assert!(parsed(&plain).get("check").is_none());
 }
 
 #[test]

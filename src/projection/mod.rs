@@ -15,6 +15,8 @@ use bson::{Bson, Document};
 pub struct Projection {
     root: Tree,
     inclusion: bool,
+    /// Fields given `{$meta: "textScore"}`, added last.
+    meta: Vec<String>,
 }
 
 /// One level of the projection, in specification order.
@@ -119,6 +121,7 @@ struct ParseState<'q> {
     has_positional: bool,
     has_elem_match: bool,
     has_slice: bool,
+    meta: Vec<String>,
 }
 
 impl Projection {
@@ -160,7 +163,11 @@ impl Projection {
         if !inclusion && st.id_included {
             root.remove("_id");
         }
-        Ok(Projection { root, inclusion })
+        Ok(Projection {
+            root,
+            inclusion,
+            meta: st.meta,
+        })
     }
 
     /// Project one document; `position` is the filter's positional match.
@@ -176,11 +183,23 @@ impl Projection {
             positional_done: false,
             scope,
         };
-        if self.inclusion {
-            apply::include_doc(&self.root, doc, &cx)
+        let mut out = if self.inclusion {
+            apply::include_doc(&self.root, doc, &cx)?
         } else {
-            apply::exclude_doc(&self.root, doc, &cx)
+            apply::exclude_doc(&self.root, doc, &cx)?
+        };
+        if let Some(score) = doc.get(crate::fts::SCORE_FIELD) {
+            for name in &self.meta {
+                out.remove(name);
+                out.insert(name.clone(), score.clone());
+            }
         }
+        Ok(out)
+    }
+
+    /// Does it ask for `{$meta: "textScore"}`?
+    pub fn uses_text_score(&self) -> bool {
+        !self.meta.is_empty()
     }
 }
 
@@ -453,9 +472,27 @@ fn parse_operator(
     top: bool,
 ) -> Result<()> {
     match op {
-        "$meta" => Err(Error::not_supported(
-            "{$meta: ...} in projections (text search scores and index keys)",
-        )),
+        "$meta" => match arg {
+            Bson::String(s) if s == "textScore" && sub.len() == 1 => {
+                if path.len() > 1 || full.contains('.') {
+                    return Err(Error::not_supported(
+                        "{$meta: \"textScore\"} below the top level of a projection",
+                    ));
+                }
+                st.meta.push(full.to_string());
+                Ok(())
+            }
+            Bson::String(s) if crate::fts::META_NAMES.contains(&s.as_str()) => Err(
+                Error::not_supported(format!("{{$meta: \"{s}\"}} in projections")),
+            ),
+            _ => Err(Error::location(
+                17308,
+                format!(
+                    "Unsupported argument to $meta: {}",
+                    crate::text::shell::inline(arg)
+                ),
+            )),
+        },
         "$slice" => match find_slice(arg) {
             Ok((skip, limit)) => {
                 parent.add(path, full, PNode::Slice { skip, limit })?;

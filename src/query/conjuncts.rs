@@ -233,3 +233,51 @@ pub fn regex_value(pattern: &str, flags: &str) -> Option<Bson> {
         options: flags.to_string().try_into().ok()?,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::expr::CompileCtx;
+    use crate::query::Filter;
+    use bson::{doc, Bson, Document};
+
+    fn conjuncts(filter: Document) -> super::Conjuncts {
+        Filter::compile(&filter, &CompileCtx::default())
+            .map(|f| f.conjuncts().clone())
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn top_level_only_and_flattened() {
+        let c = conjuncts(doc! {
+            "a": 1,
+            "$and": [{"b": {"$gt": 2, "$lt": 9}}, {"$and": [{"c": {"$in": [3, 4]}}]}],
+            "$or": [{"d": 5}],
+            "$nor": [{"e": 6}],
+            "f": {"$elemMatch": {"g": 7}},
+            "h": {"$regex": "^x", "$options": "i"},
+        });
+        let paths: Vec<&str> = c.conds.iter().map(|pc| pc.path.as_str()).collect();
+        assert_eq!(paths, ["a", "b", "b", "c", "f", "h"]);
+        assert!(matches!(
+            c.conds[1].cond,
+            super::Cond::Cmp("$gt", Bson::Int32(2))
+        ));
+        assert!(matches!(&c.conds[5].cond, super::Cond::Regex(p, o) if p == "^x" && o == "i"));
+        assert_eq!(
+            c.conds[5].shown,
+            doc! {"h": {"$regex": "^x", "$options": "i"}}
+        );
+        // The top level's own operators as written; `$and`'s clauses are not repeated.
+        let ops: Vec<&str> = c.operators.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(ops, ["$and", "$or", "$nor"]);
+        // A one-clause `$or` seeds upserts; `$nor` and `$elemMatch` do not.
+        let eqs: Vec<&str> = c.equalities.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(eqs, ["a", "d"]);
+        // Nothing is recorded from inside `$elemMatch`, `$or` or `$nor`.
+        let inner = conjuncts(
+            doc! {"$or": [{"x": 1}, {"y": 2}], "z": {"$elemMatch": {"$and": [{"w": 1}]}}},
+        );
+        assert_eq!(inner.conds.len(), 1);
+        assert!(inner.equalities.is_empty());
+    }
+}

@@ -150,9 +150,15 @@ impl Parser<'_> {
                 Node::Schema(Box::new(Schema::compile(schema)?))
             }
             "$text" => {
-                return Err(Error::not_supported(
-                    "$text (it needs a text index; use $regex instead)",
-                ))
+                if level == Level::Sub {
+                    return Err(Error::bad_value(
+                        "$text can only be applied to the top-level document",
+                    ));
+                }
+                Node::Text(Box::new(super::text::TextNode {
+                    args: crate::fts::TextArgs::parse(arg)?,
+                    search: None,
+                }))
             }
             "$sampleRate" => return Err(Error::not_supported("$sampleRate")),
             _ => {
@@ -167,6 +173,10 @@ impl Parser<'_> {
     pub(crate) fn parse_ops(&self, path: &str, ops: &Document) -> Result<Vec<Pred>> {
         let mut preds = Vec::with_capacity(ops.len());
         let mut regex_done = false;
+        if ops.keys().any(|k| crate::geo::query::is_near(k)) {
+            let near = crate::geo::NearQuery::compile(ops)?;
+            return Ok(vec![Pred::Near(Box::new(near))]);
+        }
         for (op, arg) in ops {
             if op == "$regex" || op == "$options" {
                 if !regex_done {
@@ -216,10 +226,8 @@ impl Parser<'_> {
             "$bitsAllSet" | "$bitsAllClear" | "$bitsAnySet" | "$bitsAnyClear" => {
                 Pred::Bits(Bits::compile(op, arg)?)
             }
-            "$near" | "$nearSphere" | "$geoWithin" | "$geoIntersects" | "$within"
-            | "$maxDistance" | "$minDistance" | "$box" | "$center" | "$centerSphere"
-            | "$polygon" | "$geometry" => {
-                return Err(Error::not_supported(format!("geospatial queries ({op})")))
+            "$geoWithin" | "$within" | "$geoIntersects" => {
+                Pred::Geo(Box::new(crate::geo::GeoMatch::compile(op, arg)?))
             }
             "$where" | "$function" => return Err(javascript_error(op)),
             "$text" => return Err(Error::not_supported("$text")),

@@ -29,6 +29,7 @@ pub(crate) enum Node {
     Path { path: FieldPath, pred: Pred },
     Expr(Box<Expr>),
     Schema(Box<Schema>),
+    Text(Box<super::text::TextNode>),
 }
 
 /// A test of one value (`None` = the path is missing there).
@@ -52,6 +53,11 @@ pub(crate) enum Pred {
     Not(Vec<Pred>),
     /// Never holds (`$all: []`).
     Never,
+    /// `$geoWithin`/`$geoIntersects`.
+    Geo(Box<crate::geo::GeoMatch>),
+    /// `$near`/`$nearSphere`: holds for every value, as in the server; the
+    /// find that runs it filters and orders by distance.
+    Near(Box<crate::geo::NearQuery>),
 }
 
 /// What a match is evaluated against: a document, or (inside `$elemMatch`)
@@ -176,6 +182,10 @@ impl Node {
                 Root::Doc(d) => schema.matches_doc(d),
                 Root::Value(_) => false,
             },
+            Node::Text(text) => match root {
+                Root::Doc(d) => text.matches(d)?,
+                Root::Value(_) => false,
+            },
         })
     }
 }
@@ -219,9 +229,12 @@ pub(crate) mod match_type {
     pub const BITS_ALL_CLEAR: u8 = 15;
     pub const BITS_ANY_SET: u8 = 16;
     pub const BITS_ANY_CLEAR: u8 = 17;
+    pub const GEO_NEAR: u8 = 18;
     pub const NOT: u8 = 19;
     pub const NOR: u8 = 20;
     pub const TYPE_OPERATOR: u8 = 21;
+    pub const GEO: u8 = 22;
+    pub const TEXT: u8 = 23;
     pub const EXPRESSION: u8 = 24;
     pub const ALWAYS_FALSE: u8 = 25;
     pub const ALWAYS_TRUE: u8 = 26;
@@ -245,6 +258,7 @@ impl Node {
             Node::Path { path, pred } => (pred.match_type(), path.dotted()),
             Node::Expr(_) => (EXPRESSION, ""),
             Node::Schema(_) => (INTERNAL_SCHEMA, ""),
+            Node::Text(_) => (TEXT, ""),
         }
     }
 }
@@ -268,6 +282,8 @@ impl Pred {
             Pred::And(_) => AND,
             Pred::Not(_) => NOT,
             Pred::Never => ALWAYS_FALSE,
+            Pred::Geo(_) => GEO,
+            Pred::Near(_) => GEO_NEAR,
         }
     }
 
@@ -300,6 +316,8 @@ impl Pred {
             Pred::And(preds) => preds.iter().all(|p| p.matches(v, pos)),
             Pred::Not(preds) => !preds.iter().all(|p| p.matches(v, &mut None)),
             Pred::Never => false,
+            Pred::Geo(g) => v.is_some_and(|v| g.matches(v)),
+            Pred::Near(_) => true,
         }
     }
 }

@@ -4,12 +4,18 @@
 mod conjuncts;
 mod filter;
 mod matcher;
+mod near;
 mod ops;
 pub mod sort;
+pub mod text;
 pub(crate) mod upsert;
+pub mod validation_error;
+mod validation_schema;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
+use crate::geo::NearQuery;
+use crate::value::path::FieldPath;
 use bson::{Bson, Document};
 pub use conjuncts::{regex_value, Cond, Conjuncts, PathCond};
 use filter::{Level, Parser};
@@ -21,21 +27,53 @@ pub struct Filter {
     root: Node,
     /// Its top level as the parser saw it: for the planner and upserts.
     conjuncts: Conjuncts,
+    /// A top-level `$near`/`$nearSphere` and its path (find only).
+    near: Option<(FieldPath, NearQuery)>,
 }
 
 impl Filter {
+    /// A filter where `$near` is not allowed (everything but find).
     pub fn compile(filter: &Document, ctx: &CompileCtx) -> Result<Filter> {
+        let f = Self::compile_find(filter, ctx)?;
+        if f.near.is_some() {
+            return Err(Error::location(
+                5626500,
+                "$geoNear, $near, and $nearSphere are not allowed in this context",
+            ));
+        }
+        Ok(f)
+    }
+
+    /// A find's filter: one `$near`/`$nearSphere` at the top level is allowed.
+    pub fn compile_find(filter: &Document, ctx: &CompileCtx) -> Result<Filter> {
         let mut rec = conjuncts::Recorder::default();
         let root = Parser { ctx }.parse_recorded(filter, Level::Top, Some(&mut rec))?;
+        text::check_placement(&root)?;
+        let mut near = Vec::new();
+        near::collect(&root, true, &mut near);
+        if near.len() > 1 {
+            return Err(Error::bad_value("Too many geoNear expressions"));
+        }
+        let near = match near.pop() {
+            Some((path, q, true)) => Some((path.clone(), q.clone())),
+            Some(_) => return Err(Error::bad_value("geoNear must be top-level expr")),
+            None => None,
+        };
         Ok(Filter {
             root,
             conjuncts: rec.out,
+            near,
         })
     }
 
     /// The top-level conjuncts and operators, recorded while compiling.
     pub fn conjuncts(&self) -> &Conjuncts {
         &self.conjuncts
+    }
+
+    /// The filter's `$near`/`$nearSphere` and its path.
+    pub fn near(&self) -> Option<(&FieldPath, &NearQuery)> {
+        self.near.as_ref().map(|(p, q)| (p, q))
     }
 
     /// True when the filter matches every document (`{}`), so callers can skip matching.

@@ -26,9 +26,26 @@ impl SortSpec {
         for (field, v) in spec {
             let ascending = match v {
                 Bson::Document(d) if d.contains_key("$meta") => {
-                    return Err(Error::not_supported(
-                        "sorting by {$meta: ...} (text search scores)",
-                    ))
+                    match d.get("$meta") {
+                        Some(Bson::String(s)) if s == "textScore" && d.len() == 1 => {}
+                        Some(Bson::String(s))
+                            if d.len() == 1 && crate::fts::META_NAMES.contains(&s.as_str()) =>
+                        {
+                            return Err(Error::not_supported(format!(
+                                "sorting by {{$meta: \"{s}\"}}"
+                            )))
+                        }
+                        _ => {
+                            return Err(Error::location(
+                                17312,
+                                "$meta is the only expression supported by $sort right now",
+                            ))
+                        }
+                    }
+                    // Highest score first, read where a `$text` match put it.
+                    keys.push((field.clone(), false));
+                    paths.push(FieldPath::new(crate::fts::SCORE_FIELD));
+                    continue;
                 }
                 Bson::Document(_) => {
                     return Err(Error::location(
@@ -70,6 +87,29 @@ impl SortSpec {
 
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
+    }
+
+    /// Does it sort by `{$meta: "textScore"}`?
+    pub fn uses_text_score(&self) -> bool {
+        self.paths
+            .iter()
+            .any(|p| p.dotted() == crate::fts::SCORE_FIELD)
+    }
+
+    /// The specification as given (`{a: 1, s: {$meta: "textScore"}}`).
+    pub fn pattern(&self) -> Document {
+        self.keys
+            .iter()
+            .zip(&self.paths)
+            .map(|((k, asc), p)| {
+                let v = if p.dotted() == crate::fts::SCORE_FIELD {
+                    bson::bson!({"$meta": "textScore"})
+                } else {
+                    Bson::Int32(if *asc { 1 } else { -1 })
+                };
+                (k.clone(), v)
+            })
+            .collect()
     }
 
     /// Compare two documents by this specification.

@@ -2,6 +2,7 @@
 //! id, and the indexes kept up to date on every change.
 use super::index::spec::IndexSpec;
 use super::index::{IndexSet, Rid};
+use super::options::CollectionOptions;
 use crate::error::{Error, Result};
 use bson::{Bson, Document};
 
@@ -16,6 +17,10 @@ pub struct Collection {
     indexes: IndexSet,
     /// The namespace of the last write, for the indexes' errors.
     ns: String,
+    options: CollectionOptions,
+    /// A capped collection's data size, while known (writes other than
+    /// inserts forget it).
+    capped_bytes: Option<usize>,
 }
 
 fn out_of_range() -> Error {
@@ -55,13 +60,53 @@ impl Collection {
             }
         }
     }
-    /// An empty collection with the same indexes (what `$out` writes into).
+    /// An empty collection with the same indexes and options (what `$out` writes into).
     pub fn emptied(&self) -> Collection {
         Collection {
             indexes: self.indexes.emptied(),
             ns: self.ns.clone(),
+            options: self.options.clone(),
             ..Collection::default()
         }
+    }
+
+    pub fn options(&self) -> &CollectionOptions {
+        &self.options
+    }
+
+    /// A collection created with options (`createCollection`), or changed by `collMod`.
+    pub fn set_options(&mut self, options: CollectionOptions) {
+        self.options = options;
+        self.capped_bytes = None;
+    }
+
+    /// A capped collection drops its oldest documents until the newest fit
+    /// its size and count (the newest document always stays).
+    fn evict_capped(&mut self, added: usize) {
+        let Some(capped) = self.options.capped else {
+            return;
+        };
+        let limit = usize::try_from(capped.size).unwrap_or(usize::MAX);
+        let max = capped
+            .max
+            .filter(|m| *m > 0)
+            .and_then(|m| usize::try_from(m).ok());
+        let mut bytes = match self.capped_bytes {
+            Some(b) => b + added,
+            None => self.docs.iter().map(crate::value::size::doc_size).sum(),
+        };
+        let mut drop = 0;
+        while drop + 1 < self.docs.len()
+            && (bytes > limit || max.is_some_and(|m| self.docs.len() - drop > m))
+        {
+            bytes -= self.docs.get(drop).map_or(0, crate::value::size::doc_size);
+            drop += 1;
+        }
+        if drop > 0 {
+            let gone: Vec<usize> = (0..drop).collect();
+            self.remove_many(&gone);
+        }
+        self.capped_bytes = Some(bytes);
     }
 
     fn set_ns(&mut self, namespace: &str) {
@@ -85,11 +130,22 @@ impl Collection {
     /// A duplicate key fails as MongoDB's E11000 does and changes nothing.
     pub fn insert(&mut self, namespace: &str, doc: Document) -> Result<()> {
         self.set_ns(namespace);
+        if let Some(capped) = self.options.capped {
+            if crate::value::size::doc_size(&doc) as i64 > capped.size {
+                return Err(Error::bad_value("object to insert exceeds cappedMaxSize"));
+            }
+        }
         let rid = self.next_rid;
         self.indexes.on_insert(namespace, rid, &doc)?;
         self.next_rid += 1;
+        let added = if self.options.capped.is_some() {
+            crate::value::size::doc_size(&doc)
+        } else {
+            0
+        };
         self.docs.push(doc);
         self.rids.push(rid);
+        self.evict_capped(added);
         Ok(())
     }
 
@@ -128,6 +184,7 @@ impl Collection {
         if let Some(slot) = self.docs.get_mut(index) {
             *slot = doc;
         }
+        self.capped_bytes = None;
         Ok(())
     }
 
@@ -144,6 +201,7 @@ impl Collection {
         f: impl FnOnce(&mut Document) -> Result<bool>,
     ) -> Result<bool> {
         self.set_ns(namespace);
+        self.capped_bytes = None;
         let (Some(doc), Some(&rid)) = (self.docs.get_mut(index), self.rids.get(index)) else {
             return Err(out_of_range());
         };
@@ -164,6 +222,7 @@ impl Collection {
     /// Remove the documents at the given indexes (ascending), keeping the
     /// others in order; returns the removed ones. Linear, unlike repeated `remove`.
     pub fn remove_many(&mut self, indexes: &[usize]) -> Vec<Document> {
+        self.capped_bytes = None;
         let mut removed = Vec::with_capacity(indexes.len());
         let docs = std::mem::take(&mut self.docs);
         let rids = std::mem::take(&mut self.rids);
@@ -189,6 +248,7 @@ impl Collection {
         if index >= self.docs.len() {
             return None;
         }
+        self.capped_bytes = None;
         let doc = self.docs.remove(index);
         let rid = self.rids.remove(index);
         self.indexes.on_remove(rid, &doc);
@@ -197,6 +257,7 @@ impl Collection {
 
     /// Remove every document; the indexes stay defined.
     pub fn clear(&mut self) {
+        self.capped_bytes = None;
         self.docs.clear();
         self.rids.clear();
         self.indexes.clear_entries();

@@ -188,6 +188,32 @@ impl Database {
         Ok(out)
     }
 
+    /// A time series measurement as the server stores and returns it: the
+    /// time field first, then the meta field, then the others as given;
+    /// a missing `_id` is added last (as mongosh's driver appends it), not
+    /// moved to the front.
+    pub fn prepare_measurement(
+        &self,
+        mut doc: Document,
+        time_field: &str,
+        meta_field: Option<&str>,
+    ) -> Result<Document> {
+        match doc.get("_id") {
+            Some(id) => check_new_id(id)?,
+            None => {
+                doc.insert("_id", Bson::ObjectId(self.new_object_id()));
+            }
+        }
+        let mut out = Document::new();
+        for first in std::iter::once(time_field).chain(meta_field) {
+            if let Some(v) = doc.remove(first) {
+                out.insert(first, v);
+            }
+        }
+        out.extend(doc);
+        Ok(out)
+    }
+
     /// Fill a collection from a configuration: every document prepared and
     /// checked as an insert, then stored and indexed at once. The error is
     /// the one inserting them in order would meet first.

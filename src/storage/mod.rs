@@ -4,6 +4,8 @@
 pub mod collection;
 pub mod database;
 pub mod index;
+pub mod options;
+pub mod validation;
 
 pub use collection::Collection;
 pub use database::{duplicate_id_error, Database, DB_NAME};

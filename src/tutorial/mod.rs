@@ -163,11 +163,16 @@ impl Step {
 /// Run `script` against `db` and judge the outcome with `check_json`: the
 /// page's entry point. `Err` only when the check itself is malformed.
 pub fn judge_step(check_json: &str, db: &str, script: &str, run: &RunCtx) -> Result<Verdict> {
-    let spec = crate::json::parse(check_json)
-        .map_err(|e| Error::failed_to_parse(format!("tutorial check: {e}")))?;
-    let check = Check::parse(&spec)?;
+    let check = parse_check(check_json)?;
     let out = crate::run(db, script, run);
     Ok(check.judge(&out, db, script))
+}
+
+/// A step's check from its JSON text (as the page sends it with a run).
+pub fn parse_check(check_json: &str) -> Result<Check> {
+    let spec = crate::json::parse(check_json)
+        .map_err(|e| Error::failed_to_parse(format!("tutorial check: {e}")))?;
+    Check::parse(&spec)
 }
 
 /// [`judge_step`]'s exact differences only.

@@ -50,6 +50,7 @@ fn field_at<'a>(doc: &'a Document, name: &str) -> Option<(usize, &'a Bson)> {
             break;
         };
         if same_bytes(k.as_bytes(), key) {
+            super::prefetch::touch(p);
             return Some((p, v));
         }
     }
@@ -145,6 +146,7 @@ impl Part {
         let at = usize::from(self.at.get());
         if let Some((k, v)) = entries.get_index(at) {
             if same_bytes(k.as_bytes(), self.name.as_bytes()) {
+                super::prefetch::touch(at);
                 return Some(v);
             }
         }

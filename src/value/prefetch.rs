@@ -6,9 +6,12 @@
 //! found fields ([`note`], [`hot`]): documents of a collection usually share
 //! a field order, so the next lookup looks there first and touches one entry
 //! instead of every entry before it. And the scan asks for the next
-//! documents' memory a few iterations early ([`scan`]), for those positions
-//! only: a bson entry is 144 bytes (96 in wasm), so fetching every field of every
-//! document would spend the memory bandwidth on fields nobody reads. The
+//! documents' memory a few iterations early ([`scan`]), for the positions
+//! the previous document's lookups read ([`touch`]): a bson entry is 144
+//! bytes (96 in wasm), so fetching every field of every document would spend
+//! the memory bandwidth on fields nobody reads, and so would fetching a field
+//! only a few documents reach (the second condition of an `$and` whose first
+//! one rarely holds). The
 //! prefetch is a no-op without a prefetch instruction (wasm, where a plain
 //! load of the bytes ahead made scans slower: see BENCHMARKS.md).
 use bson::{Bson, Document};
@@ -24,6 +27,8 @@ pub const TRACKED: usize = 16;
 thread_local! {
     /// Bit `i`: a lookup in the current scan found its field at position `i`.
     static HOT: Cell<u32> = const { Cell::new(0) };
+    /// Bit `i`: a lookup read position `i` of the document being scanned.
+    static READ: Cell<u32> = const { Cell::new(0) };
 }
 
 /// The positions where lookups found fields since the scan began.
@@ -37,6 +42,16 @@ pub fn hot() -> u32 {
 pub fn note(i: usize) {
     if i < TRACKED {
         let _ = HOT.try_with(|h| h.set(h.get() | (1 << i)));
+        touch(i);
+    }
+}
+
+/// A lookup read the field at position `i` of the current document.
+#[inline(always)]
+pub fn touch(i: usize) {
+    // Only prefetching reads these bits.
+    if cfg!(target_arch = "x86_64") && i < TRACKED {
+        let _ = READ.try_with(|r| r.set(r.get() | (1 << i)));
     }
 }
 
@@ -54,10 +69,11 @@ fn hint<T: ?Sized>(p: *const T) {
 fn hint<T: ?Sized>(_: *const T) {}
 
 /// Called for `docs[i]` by a forward scan: a scan starting at 0 forgets the
-/// previous scan's positions; then prefetch for the neighbours ahead: the
-/// hot field entries of the document `AHEAD` on (address arithmetic only,
-/// nothing is read), and the key and string bytes of those fields in the one
-/// `AHEAD / 2` on (whose entries an earlier call asked for).
+/// previous scan's positions; then prefetch for the neighbours ahead, at the
+/// positions the previous document's lookups read: the field entries of the
+/// document `AHEAD` on (address arithmetic only, nothing is read), and the
+/// key and string bytes of those fields in the one `AHEAD / 2` on (whose
+/// entries an earlier call asked for).
 #[inline(always)]
 pub fn scan(docs: &[Document], i: usize) {
     if i == 0 {
@@ -66,7 +82,8 @@ pub fn scan(docs: &[Document], i: usize) {
     if !cfg!(target_arch = "x86_64") {
         return;
     }
-    let hot = hot();
+    let read = READ.try_with(|r| r.replace(0)).unwrap_or(0);
+    let hot = if read != 0 && i > 0 { read } else { hot() };
     if hot == 0 {
         scan_first_fields(docs, i);
         return;

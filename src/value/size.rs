@@ -74,6 +74,35 @@ pub fn doc_levels(d: &Document) -> usize {
     d.values().map(|v| 1 + nesting(v)).max().unwrap_or(0)
 }
 
+/// BSONDepth::getMaxAllowableDepth(): the deepest BSON the server builds.
+pub const MAX_BSON_DEPTH: usize = 200;
+
+/// Whether the server would refuse to build `d` as BSON (Document::toBson:
+/// the document is level 1, each embedded document or array one more, at
+/// most [`MAX_BSON_DEPTH`]). A loop, not recursion: `d` may be far deeper.
+pub fn too_deep_for_bson(d: &Document) -> bool {
+    let mut stack: Vec<(&Bson, usize)> = d.values().map(|v| (v, 1)).collect();
+    while let Some((v, level)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Bson>> = match v {
+            Bson::Document(d) => Box::new(d.values()),
+            Bson::Array(a) => Box::new(a.iter()),
+            _ => continue,
+        };
+        if level >= MAX_BSON_DEPTH {
+            return true;
+        }
+        stack.extend(children.map(|c| (c, level + 1)));
+    }
+    false
+}
+
+/// The server's error for a document built deeper than [`MAX_BSON_DEPTH`].
+pub fn bson_depth_error() -> crate::error::Error {
+    crate::error::Error::overflow(format!(
+        "cannot convert document to BSON because it exceeds the limit of {MAX_BSON_DEPTH} levels of nesting"
+    ))
+}
+
 /// The server's error for a document nested too deeply.
 pub fn depth_error() -> crate::error::Error {
     crate::error::Error::overflow(format!(
@@ -92,5 +121,30 @@ mod tests {
         assert_eq!(doc_size(&d), bson_size(&d));
         assert_eq!(nesting(&bson!([1, {"a": [1]}])), 3);
         assert_eq!(doc_levels(&doc! {"a": {"b": 1}}), 2);
+    }
+
+    /// `levels` documents, each the only field of the one above.
+    fn nested(levels: usize) -> Document {
+        let mut d = doc! {};
+        for _ in 1..levels {
+            d = doc! {"a": d};
+        }
+        d
+    }
+
+    #[test]
+    fn the_bson_depth_limit_counts_the_top_document_as_level_one() {
+        assert!(!too_deep_for_bson(&nested(MAX_BSON_DEPTH)));
+        assert!(too_deep_for_bson(&nested(MAX_BSON_DEPTH + 1)));
+        // An array is a level too, even empty.
+        let wrapped = |times: usize| {
+            let mut d = doc! {"x": bson!([])};
+            for _ in 0..times {
+                d = doc! {"a": d};
+            }
+            d
+        };
+        assert!(!too_deep_for_bson(&wrapped(MAX_BSON_DEPTH - 2)));
+        assert!(too_deep_for_bson(&wrapped(MAX_BSON_DEPTH - 1)));
     }
 }

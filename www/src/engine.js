@@ -141,8 +141,10 @@ export class Runner {
   message(msg) {
     if (msg.type === 'result' && this.pending?.id === msg.id) {
       // A string is cheap to post; parsing it here beats cloning an object graph.
+      // The run reports its statements and the tutorial check's verdict beside its output.
       const { json, ...rest } = msg;
-      this.finish({ ...rest, out: JSON.parse(json) }, false);
+      const { stmts, check, ...out } = JSON.parse(json);
+      this.finish({ ...rest, out, stmts: stmts ?? [], check: check ?? null }, false);
     }
     // A worker that could not load the engine fails the run in progress (if any); no retry loop.
     else if (msg.type === 'crash' && this.pending && (msg.id === null || this.pending.id === msg.id)) this.failed(msg.message);

@@ -3,14 +3,14 @@
 import { createEditor, getText, setText, showError, clearError, showCheck, relabelEditor } from './editors.js';
 import { Assistant, docsCard } from './assist.js';
 import { getRunner, takeEarlyRun, loadEngine, format, encodeLink, decodeLink, statementsOf, TIME_LIMIT_MS } from './engine.js';
-import { state, restoreSaved, saveState, runJob, isLink, VIEWS } from './state.js';
+import { state, restoreSaved, saveState, runJob, isLink, VIEWS, onCopy, useCopy, adoptCopy, slotKey } from './state.js';
 import { renderRun, renderMessage, errorText, statementOf, el } from './results.js';
 import { resultFrom, checkStale } from './stale.js';
 import { markStatement, clearStatement } from './marks.js';
 import { stagesController } from './stages.js';
-import { resultTools, collectionTool } from './export.js';
+import { resultTools, collectionTool, allCollections } from './export.js';
 import { setupCursorRun, statementAt, TEXT as CURSOR_TEXT } from './cursor_run.js';
-import { askReplace, differs, dropLinkFromAddress, TEXT as LINK_TEXT } from './links.js';
+import { askReplace, differs, dropLinkFromAddress, copyNote, TEXT as LINK_TEXT } from './links.js';
 import { TEMPLATES, withComments } from './templates.js';
 import { setupLayout } from './layout.js';
 import { setupTutorials } from '../tutorials/tutorials.js';
@@ -40,12 +40,23 @@ export const app = {
 // ---- state -----------------------------------------------------------------
 
 let saveTimer = 0;
+let dirty = false; // changed since the last save
+let slotTaken = false; // another tab wrote this tab's slot with other text (watchOtherTabs)
 function save() {
+  dirty = true;
   clearTimeout(saveTimer);
   saveTimer = setTimeout(saveNow, 300);
 }
 function saveNow() {
   clearTimeout(saveTimer);
+  if (slotTaken) {
+    if (!dirty) return; // nothing of ours to save: the other tab's text stays
+    // Ours goes to a copy of its own rather than over the other tab's.
+    slotTaken = false;
+    useCopy();
+    showCopyNote('moved');
+  }
+  dirty = false;
   if (!saveState()) status(t('status.autosaveSkipped'));
 }
 
@@ -175,6 +186,7 @@ async function run(first = false, at = null) {
     return;
   }
   lastRun = res;
+  shownJob = sent;
   resultFrom(job, $('result'));
   const errorBox = render();
   if (stages.open) stages.refresh();
@@ -227,17 +239,34 @@ function render() {
   if (!lastRun) return null;
   if (stages.open) { stages.redraw(); return null; }
   const run = lastRun;
-  return renderRun($('result'), state.view, run, {
+  const errorBox = renderRun($('result'), state.view, run, {
     onErrorClick: jumpTo,
     tools: (i, head) => {
-      const tools = el('span', { class: 'result-tools' }, ...resultTools(run.out, i, status));
+      const tools = el('span', { class: 'result-tools' }, ...resultTools(run.out, i, exporter, status));
       const b = stages.button(i);
       if (b) tools.prepend(b);
       head.append(tools);
     },
-    collectionTool: (name) => collectionTool(run.out, name, status),
+    collectionTool: (name) => collectionTool(name, exporter, status),
   });
+  const all = allCollections(run.out, exporter, status);
+  if (all) $('result').append(all);
+  return errorBox;
 }
+
+// Copy and Download (export.js): the shown run's job again, its result or
+// collection written exactly by the engine.
+let shownJob = null;
+async function exported(what) {
+  const res = await runner.run({ ...shownJob, export: what });
+  if (res.stopped) throw new Error(res.message);
+  if (res.out.error) throw new Error(errorText(res.out.error));
+  return res.out.text;
+}
+const exporter = {
+  result: (index, form) => exported({ index, form }),
+  collection: (name, form) => exported({ name, form }),
+};
 
 // The Stages view of an aggregate (stages.js); it stays open across runs.
 const stages = stagesController({
@@ -323,11 +352,18 @@ async function openLink(fragment, ask = false) {
   const s = r.state;
   if (languageOf(s.lang)) await setLinkLanguage(s.lang); // the sharer's language, unless the reader chose one
   const asked = ask && state.edited && differs(state, s);
-  if (asked && await askReplace() !== 'replace') {
+  const choice = asked ? await askReplace() : 'replace';
+  if (choice === 'keep') {
     dropLinkFromAddress();
     banner(null);
     status(LINK_TEXT.kept);
     return false;
+  }
+  if (choice === 'beside') {
+    // The work stays saved as it is; this tab saves the link's work apart from it.
+    saveNow();
+    useCopy();
+    showCopyNote('link');
   }
   setEditors(s.db, s.script, true);
   state.view = s.view;
@@ -341,9 +377,30 @@ async function openLink(fragment, ask = false) {
   saveNow();
   // The link stays in the address bar until the first edit (then autosave holds the work).
   banner(null);
-  if (asked) status(LINK_TEXT.replaced);
+  if (asked) status(choice === 'beside' ? LINK_TEXT.besideDone : LINK_TEXT.replaced);
   events.dispatchEvent(new CustomEvent('state', { detail: { source: 'link' } }));
   return true;
+}
+
+/** Say that this tab works on a copy (`why`: 'link' or 'moved'), with a way to make it the saved work. */
+function showCopyNote(why) {
+  copyNote(why, () => {
+    if (!adoptCopy()) status(t('status.autosaveSkipped'));
+    else status(LINK_TEXT.adopted);
+    copyNote(null);
+  });
+}
+
+// Another tab wrote the slot this tab saves to (it replaced the saved work
+// with a link, or works on it too): this tab's next save moves its own text
+// to a copy rather than overwrite the other's (see saveNow).
+function watchOtherTabs() {
+  window.addEventListener('storage', (e) => {
+    if (e.key !== slotKey() || e.newValue == null) return;
+    let theirs = null;
+    try { theirs = JSON.parse(e.newValue); } catch { /* unreadable: treat as different */ }
+    slotTaken = !theirs || differs(state, theirs);
+  });
 }
 
 function banner(text) {
@@ -516,6 +573,8 @@ function relabel() {
   for (const [view, key] of [[dbView, 'pane.databaseLabel'], [scriptView, 'pane.queryLabel']]) {
     if (view) relabelEditor(view, t(key));
   }
+  const note = document.getElementById('copy-note');
+  if (note) showCopyNote(note.dataset.why);
   status('');
   render();
 }
@@ -582,6 +641,8 @@ async function start() {
   setupPicker($('lang'));
   onLanguage(relabel);
   showSettings();
+  watchOtherTabs();
+  if (onCopy()) showCopyNote('link'); // a reload of a tab that works on a copy
   if (fragment) await openLink(fragment, true);
   await run(!fragment);
   document.body.dataset.ready = 'true';

@@ -1,7 +1,9 @@
-// The Stages view: one aggregate of the script, one card per stage with the
-// stage's text, how many documents it output and its first documents (the
-// engine keeps 20). A card's switch turns its stage off for the next run of
-// the view; the text in the editor stays as it is.
+// The Stages view: one pipeline of the script (an aggregate, or a pipeline
+// update over the documents it matched), one card per stage with the stage's
+// text, how many documents it output and its first documents (the engine
+// keeps 20). A card's switch turns its stage off for the next run of the
+// view; the text in the editor stays as it is. A $lookup card holds its
+// sub-pipeline's stages for its first input documents (the engine shows 3).
 import { el, renderValue, shellText, errorText, firstLine } from './results.js';
 import { t, num } from './i18n.js';
 
@@ -21,6 +23,8 @@ export const TEXT = {
   more: (n) => t('stages.more', { n: num(n) }),
   moreOf: (n, kept) => t('stages.moreOf', { n: num(n), kept: num(kept) }),
   facet: (name) => t('stages.facet', { name }),
+  lookup: (n) => t('stages.lookup', { n: num(n) }),
+  lookupInput: (k, doc) => t('stages.lookupInput', { k: num(k), doc }),
   get none() { return t('stages.none'); },
   get failed() { return t('stages.failed'); },
 };
@@ -28,6 +32,34 @@ export const TEXT = {
 /** Is this statement an aggregate (so it has stages to show)? */
 export function isAggregate(text) {
   return /\.aggregate\s*\(/.test(text ?? '');
+}
+
+/**
+ * Is this statement an update whose update argument is a pipeline (an array
+ * after the filter)? Read from the text: the first argument is skipped with
+ * its brackets and strings.
+ */
+export function isPipelineUpdate(text) {
+  const m = /\.(?:updateOne|updateMany|findOneAndUpdate|update)\s*\(/.exec(text ?? '');
+  if (!m) return false;
+  let depth = 0;
+  let quote = null;
+  for (let i = m.index + m[0].length; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'" || c === '`') quote = c;
+    else if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) { if (depth-- === 0) return false; }
+    else if (c === ',' && depth === 0) return /^\s*\[/.test(text.slice(i + 1));
+  }
+  return false;
+}
+
+/** Does this statement run a pipeline the view can show? */
+export function hasPipeline(text) {
+  return isAggregate(text) || isPipelineUpdate(text);
 }
 
 /**
@@ -92,7 +124,23 @@ function card(view, s, i, opts) {
   } else if (s.count) {
     li.append(docs(view, s));
   }
+  if (s.lookups?.length) li.append(lookups(view, s.lookups));
   return li;
+}
+
+// A $lookup's sub-pipeline, stage by stage, for each shown input document
+// (the first open, the others folded).
+function lookups(view, list) {
+  const box = el('div', { class: 'lookup' }, el('h4', { class: 'lookup-title', text: TEXT.lookup(list.length) }));
+  list.forEach((l, k) => {
+    const sub = el('ol', { class: 'stage-list stage-sub' });
+    l.stages.forEach((ls, j) => sub.append(card(view, ls, j, null)));
+    const one = el('details', { class: 'lookup-input' },
+      el('summary', {}, el('code', { text: TEXT.lookupInput(k + 1, firstLine(l.input)) })), sub);
+    if (k === 0) one.open = true;
+    box.append(one);
+  });
+  return box;
 }
 
 function docs(view, s) {
@@ -117,7 +165,7 @@ function docs(view, s) {
 export function stagesController(deps) {
   let open = null; // {target, off: Set}
   let last = null; // the engine's last report
-  const labels = () => (deps.stmts() ?? []).filter((s) => isAggregate(s.text)).map((s) => s.text);
+  const labels = () => (deps.stmts() ?? []).filter((s) => hasPipeline(s.text)).map((s) => s.text);
   const draw = () => renderStages(deps.result, deps.view(), last, {
     target: open.target,
     off: open.off,
@@ -143,16 +191,16 @@ export function stagesController(deps) {
   }
   return {
     get open() { return open !== null; },
-    /** Show pipeline `k` (the k-th aggregate the script runs). */
+    /** Show pipeline `k` (the k-th pipeline the script runs). */
     show(k) { open = { target: k, off: new Set() }; return refresh(); },
     refresh,
     /** Draw again in another format, without running. */
     redraw() { if (open && last) draw(); },
-    /** A "Stages" button for result `i`, if its statement is an aggregate. */
+    /** A "Stages" button for result `i`, if its statement runs a pipeline. */
     button(i) {
       const stmts = deps.stmts() ?? [];
-      if (!isAggregate(stmts[i]?.text)) return null;
-      const k = stmts.slice(0, i).filter((s) => isAggregate(s.text)).length;
+      if (!hasPipeline(stmts[i]?.text)) return null;
+      const k = stmts.slice(0, i).filter((s) => hasPipeline(s.text)).length;
       const b = el('button', { type: 'button', class: 'result-tool', title: TEXT.buttonTitle, text: TEXT.button });
       b.addEventListener('click', () => this.show(k));
       return b;

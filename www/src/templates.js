@@ -207,9 +207,70 @@ db.employees.aggregate([
   { $project: { _id: 0, name: 1, chain: { $sortArray: { input: "$chain.name", sortBy: 1 } } } }
 ])`,
   },
+  {
+    id: 'geo',
+    db: `db = {
+  places: [
+    { name: "Central Park", category: "park", location: { type: "Point", coordinates: [-73.97, 40.77] } },
+    { name: "Sara D. Roosevelt Park", category: "park", location: { type: "Point", coordinates: [-73.9928, 40.7193] } },
+    { name: "Polo Grounds", category: "stadium", location: { type: "Point", coordinates: [-73.9375, 40.8303] } }
+  ]
+}`,
+    script: `// GeoJSON points are [longitude, latitude]. A 2dsphere index is needed for
+// $near and $geoNear, which sort by distance (meters on the earth's sphere).
+db.places.createIndex({ location: "2dsphere" })
+db.places.find({ location: { $near: {
+  $geometry: { type: "Point", coordinates: [-73.9667, 40.78] },
+  $maxDistance: 5000                 // meters
+} } }, { _id: 0, name: 1 })
+// $geoNear adds the distance to each document; query filters first.
+db.places.aggregate([
+  { $geoNear: {
+    near: { type: "Point", coordinates: [-73.9667, 40.78] },
+    distanceField: "meters",
+    query: { category: "park" }
+  } },
+  { $project: { _id: 0, name: 1, km: { $round: [{ $divide: ["$meters", 1000] }, 2] } } }
+])
+// $geoWithin needs no index: here, the places inside a polygon (edges are great circles).
+db.places.find({ location: { $geoWithin: { $geometry: { type: "Polygon", coordinates: [
+  [[-74.0, 40.70], [-73.95, 40.70], [-73.95, 40.78], [-74.0, 40.78], [-74.0, 40.70]]
+] } } } }, { _id: 0, name: 1 })`,
+  },
 );
 
 export const DEFAULT_TEMPLATE = TEMPLATES.find((t) => t.id === 'find');
+
+const articles = `db = {
+  articles: [
+    { _id: 1, subject: "coffee", author: "xyz", views: 50 },
+    { _id: 2, subject: "Coffee Shopping", author: "efg", views: 5 },
+    { _id: 3, subject: "Baking a cake", author: "abc", views: 90 },
+    { _id: 4, subject: "baking", author: "xyz", views: 100 },
+    { _id: 5, subject: "Café Con Leche", author: "abc", views: 200 },
+    { _id: 6, subject: "Сырники", author: "jkl", views: 80 },
+    { _id: 7, subject: "coffee and cream", author: "efg", views: 10 },
+    { _id: 8, subject: "Cafe con Leche", author: "xyz", views: 10 }
+  ]
+}`;
+
+TEMPLATES.push({
+  id: 'text-search',
+  db: articles,
+  script: `// $text needs a text index: at most one per collection, over one or more fields.
+db.articles.createIndex({ subject: "text" })
+// Words are OR'ed and stemmed ("bake" finds "baking"); stop words such as "a" are ignored.
+db.articles.find({ $text: { $search: "bake coffee cake" } })
+// "Quoted phrases" must all appear; -word excludes documents that contain it.
+db.articles.find({ $text: { $search: "coffee -shop" } })
+// Case and diacritics are ignored unless asked for.
+db.articles.find({ $text: { $search: "CAFÉ", $diacriticSensitive: true } })
+// Sort by relevance: {$meta: "textScore"} in the projection and in the sort.
+db.articles.find(
+  { $text: { $search: "coffee" } },
+  { subject: 1, score: { $meta: "textScore" } }
+).sort({ score: { $meta: "textScore" } })`,
+});
 
 /**
  * A template's text with its `//` comments passed through `translate(n, words)` (null:

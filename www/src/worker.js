@@ -1,6 +1,6 @@
 // The engine's thread: runs scripts so the page never freezes. The page may
 // terminate this worker at any time (Stop, time limit, a trap) and start a new one.
-import init, { run_page, run_page_again, stages_page, statements, check_step } from '../pkg/mqlplay.js';
+import init, { run_page, run_page_again, stages_page, export_result, export_collection } from '../pkg/mqlplay.js';
 import { handleAssist } from './assist_worker.js';
 
 // The Database text of the last run: while it is unchanged it does not cross into wasm again.
@@ -44,16 +44,18 @@ self.onmessage = async (event) => {
       // JSON text: one string crosses to the page, which parses it (see engine.js).
       // The engine keeps the configuration loaded while its text is unchanged.
       // `stages`: the Stages view of one aggregate ({target, off}) instead of a plain run.
-      const json = msg.stages
-        ? stages_page(msg.db, msg.script, msg.now, msg.seed, msg.stages.target, Uint32Array.from(msg.stages.off))
-        : (msg.db === lastDb && run_page_again(msg.script, msg.now, msg.seed))
-          || run_page(msg.db, msg.script, msg.now, msg.seed);
-      lastDb = msg.stages ? null : msg.db;
+      // `export`: a result ({index}) or a collection ({name}) written exactly, in `form`.
+      // A tutorial step's check (../tutorials/) goes with the run: the engine judges this very run.
+      // The output carries the script's statements (`stmts`) and the verdict (`check`).
+      const check = msg.check && !msg.stages && !msg.export ? msg.check : undefined;
+      const json = msg.export ? exported(msg)
+        : msg.stages
+          ? stages_page(msg.db, msg.script, msg.now, msg.seed, msg.stages.target, Uint32Array.from(msg.stages.off))
+          : (msg.db === lastDb && run_page_again(msg.script, msg.now, msg.seed, check))
+            || run_page(msg.db, msg.script, msg.now, msg.seed, check);
+      lastDb = msg.stages || msg.export ? null : msg.db;
       const ms = performance.now() - t0;
-      const stmts = statements(msg.script);
-      // A tutorial step's check (../tutorials/): the engine compares this run with the step's expectation.
-      const check = msg.check && !msg.stages ? check_step(msg.check, msg.db, msg.script, msg.now, msg.seed) : null;
-      self.postMessage({ type: 'result', id: msg.id, json, stmts, ms, check });
+      self.postMessage({ type: 'result', id: msg.id, json, ms });
     } catch (e) {
       // A wasm trap (a panic is `unreachable`) leaves the instance unusable: the page restarts us.
       self.postMessage({
@@ -64,3 +66,10 @@ self.onmessage = async (event) => {
     }
   }
 };
+
+function exported(msg) {
+  const { index, name, form } = msg.export;
+  return name == null
+    ? export_result(msg.db, msg.script, msg.now, msg.seed, index, form)
+    : export_collection(msg.db, msg.script, msg.now, msg.seed, name, form);
+}

@@ -111,13 +111,13 @@ for (const lang of ['de', 'ja']) {
   test(`${lang}: a diagnostic shown without Run reads in the page's language`, async () => {
     const page = await openPage(lang, VIEWPORTS.laptop);
     const before = await runs(page);
-    await setText(page, 'query-editor', 'db.trades.find({ $text: { $search: "x" } })');
+    await setText(page, 'query-editor', 'db.trades.find({ a: { $text: 1 } })');
     const mark = page.locator('#query-editor .cm-lintRange-error');
     await mark.first().waitFor({ timeout: 10_000 });
     await mark.first().hover();
     const tip = page.locator('.cm-tooltip-lint');
     await tip.waitFor();
-    const expected = sentence(lang, 'engine.notSupported', { what: sentence(lang, 'engine.part.textQuery') });
+    const expected = sentence(lang, 'engine.notSupported', { what: '$text' });
     assert.ok((await tip.textContent()).includes(expected), `${lang}: ${await tip.textContent()}`);
     assert.equal(await runs(page), before, 'nothing ran');
     await page.screenshot({ path: join(artifacts, `messages-${lang}-diagnostic.png`) });

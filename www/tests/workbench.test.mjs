@@ -1,6 +1,7 @@
 // Browser tests of the aggregation workbench and the result views (issue 26):
-// plain messages, nothing stale, field-level diffs, stage by stage, run at the
-// cursor, copy and download, links over autosaved work. Same setup as
+// plain messages, nothing stale, field-level diffs, stage by stage ($facet,
+// $lookup sub-pipelines, pipeline updates), run at the cursor, exact copy and
+// download, links over autosaved work and links opened beside it. Same setup as
 // e2e.test.mjs; screenshots go to tests/artifacts/ (workbench-*.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -249,28 +250,126 @@ test('run the statement at the cursor: the script up to it, its result in view',
   await page.close();
 });
 
-test('copy a result as shell text or EJSON; download a result and a collection as an EJSON array', async () => {
-  const page = await pageWith(TRADES, 'db.trades.find({ ticker: "MDB" })\ndb.trades.insertOne({ _id: 7, at: ISODate("2024-01-02T03:04:05Z") })');
-  const first = '#result .result:nth-of-type(1)';
-  await page.click(`${first} .result-tool:has-text("Copy")`);
-  await page.waitForFunction(() => /Copied/.test(document.getElementById('status').textContent));
-  const shell = await page.evaluate(() => navigator.clipboard.readText());
-  assert.equal(shell, await page.textContent(`${first} pre.shell`));
-  await page.click(`${first} .result-tool:has-text("Copy EJSON")`);
-  await page.waitForFunction(() => /Copied/.test(document.getElementById('status').textContent));
-  assert.deepEqual(JSON.parse(await page.evaluate(() => navigator.clipboard.readText())).map((d) => d._id), [1, 3]);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${first} .result-tool:has-text("Download")`)]);
-  assert.equal(download.suggestedFilename(), 'result-1.json');
-  const docs = JSON.parse(readFileSync(await download.path(), 'utf8'));
-  assert.deepEqual(docs.map((d) => d.ticker), ['MDB', 'MDB']);
-  const [coll] = await Promise.all([page.waitForEvent('download'), page.click('#result .collection summary .result-tool')]);
-  assert.equal(coll.suggestedFilename(), 'trades.json');
-  const all = JSON.parse(readFileSync(await coll.path(), 'utf8'));
-  assert.equal(all.length, 5);
-  assert.deepEqual(all[4], { _id: 7, at: { $date: '2024-01-02T03:04:05Z' } }, 'Extended JSON that mongoimport reads');
-  await shot(page, 'copy-download');
+test('stage by stage: a $lookup sub-pipeline per input document, a pipeline update over its matched documents', async () => {
+  const page = await pageWith(`${TRADES.slice(0, -2)},
+  tickers: [ { _id: "MDB", name: "MongoDB" }, { _id: "AAPL", name: "Apple" }, { _id: "MSFT", name: "Microsoft" } ] }`, [
+    'db.tickers.aggregate([',
+    '  { $lookup: { from: "trades", localField: "_id", foreignField: "ticker", as: "big",',
+    '      pipeline: [{ $match: { qty: { $gte: 50 } } }, { $project: { _id: 0, qty: 1 } }] } }',
+    '])',
+    'db.trades.updateMany({ ticker: "MDB" }, [',
+    '  { $set: { value: { $multiply: ["$qty", "$price"] } } },',
+    '  { $unset: "tags" }',
+    '])',
+  ].join('\n'));
+  let n = await stageRuns(page);
+  await page.click('#result .result:nth-of-type(1) .result-tool:has-text("Stages")');
+  await waitStageRuns(page, n + 1);
+  const lookup = '#result .stage-list:not(.stage-sub) > .stage-card:nth-of-type(1)';
+  assert.match(await page.textContent(`${lookup} .lookup-title`), /Sub-pipeline per input document \(the first 3\)/);
+  const inputs = await page.$$eval(`${lookup} .lookup-input > summary`, (els) => els.map((e) => e.textContent));
+  assert.deepEqual(inputs, ["input 1: { _id: 'MDB', name: 'MongoDB' }", "input 2: { _id: 'AAPL', name: 'Apple' }", "input 3: { _id: 'MSFT', name: 'Microsoft' }"]);
+  // MDB: trades 1 and 3 join, both have qty ≥ 50; the first input is open.
+  const sub = `${lookup} .lookup-input:nth-of-type(1) .stage-sub .stage-count`;
+  assert.deepEqual(await page.$$eval(sub, (els) => els.map((e) => e.textContent)), ['2 documents out', '2 documents out']);
+  assert.match(await page.textContent(`${lookup} .lookup-input:nth-of-type(1) .stage-sub .stage-card:nth-of-type(2) .stage-docs`), /\{ qty: 120 \}/);
+  await page.click(`${lookup} .lookup-input:nth-of-type(2) > summary`);
+  const aapl = await page.$$eval(`${lookup} .lookup-input:nth-of-type(2) .stage-sub .stage-count`, (els) => els.map((e) => e.textContent));
+  assert.deepEqual(aapl, ['0 documents out', '0 documents out'], 'AAPL\'s one trade has qty 40');
+  await shot(page, 'stages-lookup');
+  // The pipeline update: each stage over the two MDB trades, from the selector.
+  n = await stageRuns(page);
+  await page.selectOption('#stages-select', '1');
+  await waitStageRuns(page, n + 1);
+  const counts = () => page.$$eval('#result .stage-list > .stage-card > .stage-top .stage-count', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(await counts(), ['2 documents out', '2 documents out']);
+  assert.match(await page.textContent('#result .stage-card:nth-of-type(1) .stage-docs'), /value: 30156/);
+  assert.doesNotMatch(await page.textContent('#result .stage-card:nth-of-type(2) .stage-docs'), /tags/);
+  // $unset off: the update runs without it, so the tags stay.
+  n = await stageRuns(page);
+  await page.click('#result .stage-card:nth-of-type(2) .stage-switch');
+  await waitStageRuns(page, n + 1);
+  assert.deepEqual(await counts(), ['2 documents out', 'off: skipped']);
+  await shot(page, 'stages-update');
+  await page.setViewportSize({ width: 390, height: 844 });
+  n = await stageRuns(page);
+  await page.selectOption('#stages-select', '0');
+  await waitStageRuns(page, n + 1);
+  await page.locator(`${lookup} .lookup-title`).scrollIntoViewIfNeeded();
+  await shot(page, 'stages-lookup-phone');
+  await page.setViewportSize({ width: 1366, height: 768 });
   await page.close();
 });
+
+const TYPED = `db = { trades: [
+  { _id: 1, n: NumberLong("9007199254740993"), d: NumberDecimal("0.10"), x: 2.5,
+    at: ISODate("2024-01-02T03:04:05.678Z"), b: BinData(4, "AAECAw==") }
+], other: [ { _id: "o", when: ISODate("1969-12-31T23:59:59Z") } ] }`;
+
+async function clipboardAfter(page, click) {
+  await page.evaluate(() => { document.getElementById('status').textContent = ''; });
+  await page.click(click);
+  await page.waitForFunction(() => /Copied/.test(document.getElementById('status').textContent));
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+async function downloaded(page, click) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(click)]);
+  return { name: d.suggestedFilename(), text: readFileSync(await d.path(), 'utf8') };
+}
+
+test('copy and download exactly: canonical Extended JSON or shell form, every collection', async () => {
+  const page = await pageWith(TYPED, 'db.trades.find()\ndb.trades.insertOne({ _id: 7, q: NumberInt(3) })');
+  const first = '#result .result:nth-of-type(1)';
+  assert.equal(await clipboardAfter(page, `${first} .result-tool:has-text("Copy")`), await page.textContent(`${first} pre.shell`));
+  // EJSON: canonical, each type kept (relaxed would give 9007199254740992 and 2.5 as a plain number).
+  const ejson = JSON.parse(await clipboardAfter(page, `${first} .result-tool:has-text("Copy EJSON")`));
+  assert.deepEqual(ejson[0], {
+    _id: { $numberInt: '1' },
+    n: { $numberLong: '9007199254740993' },
+    d: { $numberDecimal: '0.10' },
+    x: { $numberDouble: '2.5' },
+    at: { $date: { $numberLong: '1704164645678' } },
+    b: { $binary: { base64: 'AAECAw==', subType: '04' } },
+  });
+  const result = await downloaded(page, `${first} .result-tool:has-text("Download")`);
+  assert.equal(result.name, 'result-1.json');
+  assert.equal(result.text, `[\n  ${JSON.stringify(ejson[0])}\n]\n`);
+  // The changed collection from its own button; the unchanged one from the list of all.
+  const trades = await downloaded(page, '#result .collection summary .result-tool');
+  assert.equal(trades.name, 'trades.json');
+  assert.deepEqual(JSON.parse(trades.text)[1], { _id: { $numberInt: '7' }, q: { $numberInt: '3' } });
+  const names = await page.$$eval('#result .all-collection .coll-name', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(names, ['trades', 'other']);
+  const other = await downloaded(page, '#result .all-collection[data-collection="other"] .result-tool:has-text("Download")');
+  assert.equal(other.name, 'other.json');
+  assert.equal(other.text, '[\n  {"_id":"o","when":{"$date":{"$numberLong":"-1000"}}}\n]\n');
+  const shell = await clipboardAfter(page, '#result .all-collection[data-collection="trades"] .result-tool:has-text("Copy")');
+  assert.match(shell, /n: Long\('9007199254740993'\)/);
+  assert.match(shell, /d: Decimal128\('0\.10'\)/);
+  assert.match(shell, /b: Binary\.createFromBase64\('AAECAw==', 4\)/);
+  await page.locator('#result .all-collections').scrollIntoViewIfNeeded();
+  await shot(page, 'copy-download');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#result .all-collections').scrollIntoViewIfNeeded();
+  await shot(page, 'copy-download-phone');
+  await page.setViewportSize({ width: 1366, height: 768 });
+  // The shell form reads back to the same documents: run it as a Database text.
+  await replaceText(page, 'db-editor', `db = { back: ${shell} }`);
+  await replaceText(page, 'query-editor', 'db.back.find()');
+  const n = await runs(page);
+  await page.click('#run');
+  await waitRuns(page, n + 1);
+  const back = await downloaded(page, '#result .all-collection[data-collection="back"] .result-tool:has-text("Download")');
+  assert.equal(back.text, trades.text);
+  await page.close();
+});
+
+/** The autosaved work (the saved slot, not a tab's copy), after the debounce. */
+async function savedWork(page) {
+  await page.waitForTimeout(500);
+  return page.evaluate(() => JSON.parse(localStorage.getItem('mqlplay.state.v1')));
+}
 
 test('a link over typed work asks first; the address bar keeps the link until an edit', async () => {
   const page = await pageWith('db = { mine: [ { _id: 1 } ] }', 'db.mine.find()');
@@ -290,6 +389,7 @@ test('a link over typed work asks first; the address bar keeps the link until an
   await waitRuns(page, n + 1);
   assert.equal(await editorText(page, 'query-editor'), 'db.theirs.find()');
   assert.equal(page.url(), url, 'the address bar keeps the link');
+  assert.equal(await page.$('#copy-note'), null, 'replacing works on the saved work itself');
   // A reload on the same link opens it without asking (nothing typed since).
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
@@ -300,6 +400,59 @@ test('a link over typed work asks first; the address bar keeps the link until an
   await page.keyboard.type(' ');
   await page.waitForFunction(() => location.hash === '');
   await page.close();
+});
+
+test('open beside: a link in another tab works on its own copy; neither tab overwrites the other', async () => {
+  const mine = await pageWith('db = { mine: [ { _id: 1 } ] }', 'db.mine.find()');
+  assert.equal((await savedWork(mine)).script, 'db.mine.find()');
+  // The link opens in a second tab, over the typed work saved in this browser.
+  const url = `${origin}/#${link({ db: 'db = { theirs: [ { _id: 2 } ] }', script: 'db.theirs.find()' })}`;
+  const theirs = await newPage();
+  await theirs.goto(url);
+  await theirs.waitForSelector('#link-dialog[open]');
+  assert.deepEqual(await theirs.$$eval('#link-dialog [data-choice]', (els) => els.map((e) => e.textContent)),
+    ['Open beside my work', 'Replace my work', 'Keep my work']);
+  await theirs.click('#link-dialog [data-choice="beside"]');
+  await theirs.waitForSelector('body[data-ready="true"]');
+  assert.equal(await editorText(theirs, 'query-editor'), 'db.theirs.find()');
+  assert.match(await theirs.textContent('#copy-note'), /This tab works on its own copy; your saved work is unchanged/);
+  await shot(theirs, 'link-beside');
+  // Both tabs type; each keeps its own text, in its own slot.
+  await theirs.click('#query-editor .cm-content');
+  await theirs.keyboard.press('ControlOrMeta+End');
+  await theirs.keyboard.insertText('.limit(1)');
+  await mine.click('#query-editor .cm-content');
+  await mine.keyboard.press('ControlOrMeta+End');
+  await mine.keyboard.insertText('.limit(2)');
+  assert.equal((await savedWork(mine)).script, 'db.mine.find().limit(2)');
+  assert.equal(await editorText(mine, 'query-editor'), 'db.mine.find().limit(2)');
+  assert.equal(await editorText(theirs, 'query-editor'), 'db.theirs.find().limit(1)');
+  assert.equal(await mine.$('#copy-note'), null, 'the tab on the saved work was not disturbed');
+  // A reload of the link's tab finds its copy, not the saved work; the note stays.
+  await theirs.reload();
+  await theirs.waitForSelector('body[data-ready="true"]');
+  assert.equal(await editorText(theirs, 'query-editor'), 'db.theirs.find().limit(1)');
+  assert.ok(await theirs.isVisible('#copy-note'));
+  await theirs.setViewportSize({ width: 390, height: 844 });
+  await shot(theirs, 'link-beside-phone');
+  await theirs.setViewportSize({ width: 1366, height: 768 });
+  // Making the copy the saved work: the other tab, which was on it, saves its next edit to a copy.
+  await theirs.click('#copy-adopt');
+  await theirs.waitForFunction(() => !document.getElementById('copy-note'));
+  assert.equal((await savedWork(theirs)).script, 'db.theirs.find().limit(1)');
+  await mine.click('#query-editor .cm-content');
+  await mine.keyboard.press('ControlOrMeta+End');
+  await mine.keyboard.insertText(';');
+  await mine.waitForSelector('#copy-note[data-why="moved"]');
+  assert.match(await mine.textContent('#copy-note'), /Another tab changed the saved work/);
+  assert.equal((await savedWork(mine)).script, 'db.theirs.find().limit(1)', 'the moved tab saves to its copy');
+  assert.equal(await editorText(mine, 'query-editor'), 'db.mine.find().limit(2);');
+  // Its copy holds its text: a reload of that tab finds it.
+  await mine.reload();
+  await mine.waitForSelector('body[data-ready="true"]');
+  assert.equal(await editorText(mine, 'query-editor'), 'db.mine.find().limit(2);');
+  await mine.close();
+  await theirs.close();
 });
 
 test('templates: blank, explain with createIndex, $facet, $setWindowFields, $bucket, $graphLookup', async () => {

@@ -2,8 +2,8 @@
 // the title, "Step n of N", Prev and Next; the step's text, hints, solution)
 // and the step's verdict above the result pane after each run.
 // Tutorials are data (www/tutorials/*.json, listed in index.json): all their
-// prose lives there. The engine judges each run (wasm `check_step`, in the
-// worker next to the run itself) and answers with feedback keys and
+// prose lives there. The engine judges each run (wasm `run_page` with the step's
+// check: the verdict on that very run) and answers with feedback keys and
 // parameters, which LABELS below turns into sentences.
 //
 // A walkthrough step loads its script; an exercise step loads a starter. Nothing

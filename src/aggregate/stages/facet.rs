@@ -82,8 +82,25 @@ impl Facet {
     }
 
     pub fn run<'a>(&'a self, docs: Docs<'a>, db: &'a Database, scope: &Scope) -> Result<Document> {
+        self.run_each(docs, |_, p, input| {
+            Ok(p.run_read(input, db, scope)?
+                .into_iter()
+                .map(Cow::into_owned)
+                .collect())
+        })
+    }
+
+    /// Each facet over its own copy of the input (borrowed documents stay
+    /// borrowed), `run_one(position, pipeline, input)` giving its documents;
+    /// the output holds each facet's result under its name. The page's
+    /// Stages view runs facets through here too, stage by stage.
+    pub(crate) fn run_each<'a>(
+        &'a self,
+        docs: Docs<'a>,
+        mut run_one: impl FnMut(usize, &'a Pipeline, Docs<'a>) -> Result<Vec<Document>>,
+    ) -> Result<Document> {
         let mut out = Document::new();
-        for (name, p) in &self.facets {
+        for (i, (name, p)) in self.facets.iter().enumerate() {
             let input: Docs<'a> = docs
                 .iter()
                 .map(|d| match d {
@@ -91,18 +108,18 @@ impl Facet {
                     Cow::Owned(o) => Cow::Owned(o.clone()),
                 })
                 .collect();
-            let result = p.run_read(input, db, scope)?;
+            let result = run_one(i, p, input)?;
             out.insert(
                 name.clone(),
-                Bson::Array(
-                    result
-                        .into_iter()
-                        .map(|d| Bson::Document(d.into_owned()))
-                        .collect(),
-                ),
+                Bson::Array(result.into_iter().map(Bson::Document).collect()),
             );
         }
         Ok(out)
+    }
+
+    /// The facets' names, in order.
+    pub(crate) fn names(&self) -> impl Iterator<Item = &str> {
+        self.facets.iter().map(|(n, _)| n.as_str())
     }
 }
 

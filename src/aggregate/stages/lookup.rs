@@ -232,67 +232,18 @@ impl Lookup {
         db: &'a Database,
         scope: &Scope,
     ) -> Result<Vec<Document>> {
-        let foreign = foreign_docs(db, &self.from);
-        let index = self
-            .join
-            .as_ref()
-            .map(|(_, f)| ForeignIndex::build(foreign, f));
+        let joiner = self.joiner(db);
         let mut out = Vec::with_capacity(docs.len());
         for doc in docs {
             // Each document may get the whole foreign collection: the run's memory budget.
             crate::budget::check()?;
-            // A pipeline starting with $documents supplies the foreign
-            // documents itself; the join applies to what it produces.
-            if let Some(p) = self.pipeline.as_ref().filter(|p| p.starts_with_documents()) {
-                let inner = bind(&self.vars, &doc, scope)?;
-                let (first, rest) = p.stages.split_at(1);
-                let produced: Vec<Document> = run_stages(first, Vec::new(), db, &inner)?
-                    .into_iter()
-                    .map(Cow::into_owned)
-                    .collect();
-                let joined: Docs = match &self.join {
-                    Some((local, foreign_path)) => {
-                        let idx = ForeignIndex::build(&produced, foreign_path);
-                        let mut vals = local_values(local, &doc);
-                        if vals.is_empty() {
-                            vals.push(&NULL);
-                        }
-                        idx.lookup(&vals)
-                            .into_iter()
-                            .filter_map(|i| produced.get(i).cloned().map(Cow::Owned))
-                            .collect()
-                    }
-                    None => produced.into_iter().map(Cow::Owned).collect(),
-                };
-                let results: Vec<Bson> = run_stages(rest, joined, db, &inner)?
-                    .into_iter()
-                    .map(|d| Bson::Document(d.into_owned()))
-                    .collect();
-                let mut d = doc.into_owned();
-                self.as_field.set(&mut d, Bson::Array(results));
-                out.push(d);
-                continue;
-            }
-            let matched: Docs<'a> = match (&self.join, &index) {
-                (Some((local, _)), Some(index)) => {
-                    let mut vals = local_values(local, &doc);
-                    if vals.is_empty() {
-                        vals.push(&NULL);
-                    }
-                    index
-                        .lookup(&vals)
-                        .into_iter()
-                        .filter_map(|i| foreign.get(i).map(Cow::Borrowed))
-                        .collect()
-                }
-                _ => foreign.iter().map(Cow::Borrowed).collect(),
-            };
             let results = match &self.pipeline {
                 Some(p) => {
-                    let inner = bind(&self.vars, &doc, scope)?;
-                    p.run_read(matched, db, &inner)?
+                    let sub = joiner.sub_input(&doc, db, scope)?;
+                    let rest = p.stages.get(sub.produced..).unwrap_or_default();
+                    run_stages(rest, sub.input, db, &sub.scope)?
                 }
-                None => matched,
+                None => joiner.matched(&doc),
             };
             let arr = Bson::Array(
                 results
@@ -305,6 +256,112 @@ impl Lookup {
             out.push(d);
         }
         Ok(out)
+    }
+
+    /// The sub-pipeline, if the stage has one.
+    pub(crate) fn sub_pipeline(&self) -> Option<&Pipeline> {
+        self.pipeline.as_ref()
+    }
+
+    /// What joins outer documents to this stage's foreign documents (built
+    /// once per run).
+    pub(crate) fn joiner<'a>(&'a self, db: &'a Database) -> Joiner<'a> {
+        let foreign = foreign_docs(db, &self.from);
+        let index = self
+            .join
+            .as_ref()
+            .map(|(_, f)| ForeignIndex::build(foreign, f));
+        Joiner {
+            lookup: self,
+            foreign,
+            index,
+        }
+    }
+}
+
+/// A `$lookup` ready to join: its foreign documents and their index.
+pub(crate) struct Joiner<'a> {
+    lookup: &'a Lookup,
+    foreign: &'a [Document],
+    index: Option<ForeignIndex>,
+}
+
+/// What the sub-pipeline runs over for one outer document.
+pub(crate) struct SubInput<'a, 's> {
+    /// The documents its first stage receives (after `produced` stages).
+    pub input: Docs<'a>,
+    /// The run's scope with the `let` variables bound.
+    pub scope: Scope<'s>,
+    /// Leading stages already run: 1 when a `$documents` produced the
+    /// input (the join applied to what it produced), else 0.
+    pub produced: usize,
+}
+
+impl<'a> Joiner<'a> {
+    /// The foreign documents joining `doc` (all of them without a join).
+    fn matched(&self, doc: &Document) -> Docs<'a> {
+        match (&self.lookup.join, &self.index) {
+            (Some((local, _)), Some(index)) => {
+                let mut vals = local_values(local, doc);
+                if vals.is_empty() {
+                    vals.push(&NULL);
+                }
+                index
+                    .lookup(&vals)
+                    .into_iter()
+                    .filter_map(|i| self.foreign.get(i).map(Cow::Borrowed))
+                    .collect()
+            }
+            _ => self.foreign.iter().map(Cow::Borrowed).collect(),
+        }
+    }
+
+    /// The sub-pipeline's input for `doc`. A pipeline starting with
+    /// `$documents` supplies the foreign documents itself; the join applies
+    /// to what it produces.
+    pub(crate) fn sub_input<'s>(
+        &self,
+        doc: &Document,
+        db: &'a Database,
+        scope: &Scope<'s>,
+    ) -> Result<SubInput<'a, 's>> {
+        let lookup = self.lookup;
+        let inner = bind(&lookup.vars, doc, scope)?;
+        let Some(p) = lookup
+            .pipeline
+            .as_ref()
+            .filter(|p| p.starts_with_documents())
+        else {
+            return Ok(SubInput {
+                input: self.matched(doc),
+                scope: inner,
+                produced: 0,
+            });
+        };
+        let first = p.stages.get(..1).unwrap_or_default();
+        let produced: Vec<Document> = run_stages(first, Vec::new(), db, &inner)?
+            .into_iter()
+            .map(Cow::into_owned)
+            .collect();
+        let input: Docs = match &lookup.join {
+            Some((local, foreign_path)) => {
+                let idx = ForeignIndex::build(&produced, foreign_path);
+                let mut vals = local_values(local, doc);
+                if vals.is_empty() {
+                    vals.push(&NULL);
+                }
+                idx.lookup(&vals)
+                    .into_iter()
+                    .filter_map(|i| produced.get(i).cloned().map(Cow::Owned))
+                    .collect()
+            }
+            None => produced.into_iter().map(Cow::Owned).collect(),
+        };
+        Ok(SubInput {
+            input,
+            scope: inner,
+            produced: 1,
+        })
     }
 }
 

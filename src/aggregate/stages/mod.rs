@@ -3,6 +3,7 @@ pub mod bucket;
 pub mod densify;
 pub mod facet;
 pub mod fill;
+pub mod geo_near;
 pub mod granularity;
 pub mod group;
 pub mod lookup;

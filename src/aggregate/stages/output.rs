@@ -9,7 +9,7 @@ use crate::aggregate::path::FieldPath;
 use crate::aggregate::pipeline::Pipeline;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::storage::{duplicate_id_error, Collection, Database, DB_NAME};
+use crate::storage::{duplicate_id_error, validation, Collection, Database, DB_NAME};
 use crate::text::shell::{inline, type_name};
 use bson::{Bson, Document};
 
@@ -91,9 +91,27 @@ impl Out {
     }
 
     /// Replace the target's contents; on error the target is unchanged.
-    pub fn write(&self, docs: Vec<Document>, db: &mut Database) -> Result<()> {
+    /// A capped target is refused (document_source_out.cpp); a validated
+    /// one keeps its validator, which every document must pass.
+    pub fn write(&self, docs: Vec<Document>, db: &mut Database, scope: &Scope) -> Result<()> {
         let ns = Database::namespace(&self.coll);
+        if let Some(opts) = db.collection(&self.coll).map(Collection::options) {
+            if opts.capped.is_some() {
+                return Err(Error::location(
+                    17152,
+                    format!("namespace '{ns}' is capped so it can't be used for $out"),
+                ));
+            }
+            if opts.timeseries.is_some() {
+                return Err(Error::not_supported("$out into a time series collection"));
+            }
+        }
         let docs = prepared(db, docs, &ns)?;
+        if let Some(opts) = db.collection(&self.coll).map(Collection::options) {
+            for d in &docs {
+                validation::check_options(opts, None, d, scope, false)?;
+            }
+        }
         // $out keeps the target's indexes (https://www.mongodb.com/docs/manual/reference/operator/aggregation/out/).
         let mut fresh = db
             .collection(&self.coll)
@@ -275,6 +293,12 @@ impl Merge {
 
     pub fn write(&self, docs: Vec<Document>, db: &mut Database, scope: &Scope) -> Result<()> {
         let ns = Database::namespace(&self.coll);
+        if db
+            .collection(&self.coll)
+            .is_some_and(|c| c.options().timeseries.is_some())
+        {
+            return Err(Error::not_supported("$merge into a time series collection"));
+        }
         let on_id = self.on.len() == 1 && self.on[0].dotted() == "_id";
         // Other `on` fields need a unique, non-partial index on exactly them
         // (ensureFieldsUniqueOrResolveDocumentKey, 51183).
@@ -359,6 +383,7 @@ impl Merge {
                     }
                     let new = if new.contains_key("_id") { new } else { db.prepare_insert(new)? };
                     Database::check_insert(&new)?;
+                    validation::check_options(target.options(), Some(existing), &new, scope, false)?;
                     target.replace(&ns, i, new)?;
                 }
                 None => match self.not_matched {
@@ -372,6 +397,7 @@ impl Merge {
                     WhenNotMatched::Insert => {
                         let doc = db.prepare_insert(doc)?;
                         Database::check_insert(&doc)?;
+                        validation::check_options(target.options(), None, &doc, scope, false)?;
                         let at = target.len();
                         let k = self.key_of(&doc).unwrap_or(Bson::Null);
                         target.insert(&ns, doc)?;

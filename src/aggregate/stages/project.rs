@@ -199,7 +199,13 @@ impl Projection {
     /// Project one document.
     pub fn apply(&self, doc: &Document, scope: &Scope) -> Result<Document> {
         match self.mode {
-            Mode::Exclusion => Ok(exclude(&self.tree, doc)),
+            Mode::Exclusion => {
+                let mut out = exclude(&self.tree, doc);
+                if self.tree.computed {
+                    compute(&self.tree, &mut out, doc, scope)?;
+                }
+                Ok(out)
+            }
             Mode::Inclusion => {
                 let mut out = include(&self.tree, doc);
                 if self.tree.computed {
@@ -213,6 +219,62 @@ impl Projection {
                 Ok(out)
             }
         }
+    }
+}
+
+impl Projection {
+    /// Project a document the pipeline owns: `$addFields` of top-level fields
+    /// and the exclusion of top-level fields change it in place (the fields
+    /// the stage leaves alone are not copied); any other shape as [`apply`].
+    ///
+    /// [`apply`]: Projection::apply
+    pub fn apply_owned(&self, mut doc: Document, scope: &Scope) -> Result<Document> {
+        match self.mode {
+            Mode::AddFields if self.tree.top_level_computed() => {
+                // Every value reads the input as it was, as `apply` does.
+                let mut values = Vec::with_capacity(self.tree.fields.len());
+                for (_, node) in &self.tree.fields {
+                    if let Node::Computed(op) = node {
+                        values.push(op.eval(&doc, scope)?.map(|v| v.into_owned()));
+                    }
+                }
+                for ((k, _), v) in self.tree.fields.iter().zip(values) {
+                    match v {
+                        Some(v) => {
+                            doc.insert(k.clone(), v);
+                        }
+                        None => {
+                            doc.remove(k);
+                        }
+                    }
+                }
+                Ok(doc)
+            }
+            Mode::Exclusion
+                if self
+                    .tree
+                    .fields
+                    .iter()
+                    .all(|(_, n)| matches!(n, Node::Exclude | Node::Include)) =>
+            {
+                for (k, n) in &self.tree.fields {
+                    if matches!(n, Node::Exclude) {
+                        doc.remove(k);
+                    }
+                }
+                Ok(doc)
+            }
+            _ => self.apply(&doc, scope),
+        }
+    }
+}
+
+impl Tree {
+    /// Only computed top-level fields (`$set: {a: ..., b: ...}`).
+    fn top_level_computed(&self) -> bool {
+        self.fields
+            .iter()
+            .all(|(_, n)| matches!(n, Node::Computed(_)))
     }
 }
 
@@ -287,7 +349,9 @@ impl Builder {
     }
 
     fn computed(&mut self, path: &FieldPath, value: &Bson, ctx: &CompileCtx) -> Result<()> {
-        if !self.add_fields {
+        // `{$meta: ...}` makes neither an inclusion nor an exclusion.
+        let meta = matches!(value, Bson::Document(d) if d.len() == 1 && d.contains_key("$meta"));
+        if !self.add_fields && !meta {
             if self.kind == Some(Mode::Exclusion) {
                 return Err(Error::location(
                     31252,
@@ -420,6 +484,68 @@ fn compute_value(tree: &Tree, v: Option<Bson>, root: &Document, scope: &Scope) -
             let mut d = Document::new();
             compute(tree, &mut d, root, scope)?;
             Ok(Bson::Document(d))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::RunCtx;
+    use bson::{bson, doc};
+
+    /// Changing an owned document in place gives what copying it gives.
+    #[test]
+    fn in_place_equals_copy() {
+        let run = RunCtx::default();
+        let scope = Scope::new(&run);
+        let ctx = CompileCtx::default();
+        let docs = [
+            doc! {"_id": 1, "a": 1, "b": [{"t": 1, "c": 2}, {"t": 3, "c": 4}], "c": "x"},
+            doc! {"_id": 2, "b": "scalar"},
+            doc! {"_id": 3},
+        ];
+        let specs = [
+            (
+                "$set",
+                bson!({"b": {"$filter": {"input": "$b", "cond": {"$gt": ["$$this.t", 1]}}}}),
+            ),
+            // A later field reads the input as it was, not the earlier field's value.
+            ("$set", bson!({"a": "$c", "c": "$a", "n": {"$sum": "$b.c"}})),
+            // A missing value removes the field; a new one goes last.
+            ("$set", bson!({"a": "$nope", "z": 1, "_id": "$a"})),
+            (
+                "$addFields",
+                bson!({"b": {"$map": {"input": "$b", "in": "$$this.c"}}}),
+            ),
+            // Nested paths and dotted fields: the copying path.
+            ("$set", bson!({"b.c": 5, "a": 2})),
+            ("$set", bson!({})),
+            ("$unset", bson!(["a", "c"])),
+            ("$unset", bson!("b.c")),
+            ("$project", bson!({"a": 0, "_id": 0})),
+            ("$project", bson!({"a": 1, "n": {"$add": ["$a", 1]}})),
+        ];
+        for (stage, spec) in specs {
+            let p = match stage {
+                "$unset" => Projection::unset(&spec),
+                "$project" => Projection::project(&spec, &ctx),
+                _ => Projection::add_fields(&spec, stage, &ctx),
+            }
+            .unwrap_or_else(|e| panic!("{stage} {spec}: {e}"));
+            for d in &docs {
+                let copied = p.apply(d, &scope).map_err(|e| e.to_string());
+                let owned = p.apply_owned(d.clone(), &scope).map_err(|e| e.to_string());
+                assert_eq!(copied, owned, "{stage} {spec} on {d}");
+                if let Ok(out) = &owned {
+                    let keys = |d: &Document| d.keys().cloned().collect::<Vec<_>>();
+                    assert_eq!(
+                        copied.as_ref().map(keys),
+                        Ok(keys(out)),
+                        "{stage} {spec} on {d}: order"
+                    );
+                }
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 //! explain() of `count` and `countDocuments`: COUNT over the access plan,
 //! COUNT_SCAN or RECORD_STORE_FAST_COUNT; the page's work line of a count.
+use super::super::read::{written, CountArgs, CountRun};
 use super::super::{Call, Database, Session, DB_NAME};
 use super::{execute, rejected, wrap};
 use crate::error::Result;
@@ -11,8 +12,8 @@ use std::ops::Bound;
 
 /// The work line of a count that has run: its explain("executionStats") from
 /// that very run.
-pub(crate) fn of_count(session: &Session, coll: &str, call: &Call, run: CountRun) -> Bson {
-    counted_explain(session, coll, call, Verbosity::ExecutionStats, run).unwrap_or(Bson::Null)
+pub(crate) fn of_count(session: &Session, coll: &str, run: CountRun) -> Bson {
+    counted_explain(session, coll, Verbosity::ExecutionStats, run).unwrap_or(Bson::Null)
 }
 
 /// `count(filter, {skip, limit, hint})`: COUNT over the access plan, COUNT_SCAN
@@ -43,47 +44,30 @@ pub(super) fn count(session: &Session, coll: &str, call: &Call, v: Verbosity) ->
     let counted = CountRun {
         ran,
         matched: docs.len(),
-        skip: usize::try_from(skip).unwrap_or(0),
-        limit: usize::try_from(limit.unsigned_abs()).unwrap_or(usize::MAX),
+        args: CountArgs {
+            filter_doc: filter_doc.clone(),
+            skip: usize::try_from(skip).unwrap_or(0),
+            limit: usize::try_from(limit.unsigned_abs()).unwrap_or(usize::MAX),
+            hint: opts.get("hint").cloned(),
+            written: written(opts),
+        },
     };
-    counted_explain(session, coll, call, v, counted)
-}
-
-/// What a count did: the plan, the scan's work, how many documents matched,
-/// and the skip and limit (0: none) it applied.
-pub(crate) struct CountRun {
-    pub ran: Executed,
-    pub matched: usize,
-    pub skip: usize,
-    pub limit: usize,
+    counted_explain(session, coll, v, counted)
 }
 
 /// The explain of a count from the count's own execution (nothing is scanned again).
-pub(crate) fn counted_explain(
-    session: &Session,
-    coll: &str,
-    call: &Call,
-    v: Verbosity,
-    run: CountRun,
-) -> Result<Bson> {
-    let empty = Document::new();
-    let filter_doc = call.doc_arg(0, "filter")?.unwrap_or(&empty);
-    let opts = call.doc_arg(1, "options")?.unwrap_or(&empty);
-    let hint = opts.get("hint");
+fn counted_explain(session: &Session, coll: &str, v: Verbosity, run: CountRun) -> Result<Bson> {
     let ns = Database::namespace(coll);
     let c = session.db.collection(coll);
     let CountRun {
         mut ran,
         matched,
-        skip,
-        limit,
+        args,
     } = run;
+    let (filter_doc, skip, limit, hint) =
+        (&args.filter_doc, args.skip, args.limit, args.hint.as_ref());
     let mut command = doc! { "count": coll, "query": filter_doc.clone() };
-    for k in ["skip", "limit", "hint"] {
-        if let Some(x) = opts.get(k) {
-            command.insert(k, x.clone());
-        }
-    }
+    command.extend(args.written.clone());
     command.insert("$db", DB_NAME);
     let with_exec = v >= Verbosity::ExecutionStats;
     let fast = filter_doc.is_empty() && hint.is_none() && c.is_some();

@@ -1,5 +1,6 @@
 //! explain() of `distinct`: PROJECTION_SIMPLE over the access plan; the
 //! page's work line of a distinct.
+use super::super::read::DistinctArgs;
 use super::super::{Call, Database, Session, DB_NAME};
 use super::{execute, rejected, wrap};
 use crate::error::{Error, Result};
@@ -13,12 +14,17 @@ use bson::{doc, Bson, Document};
 pub(crate) fn of_distinct(
     session: &Session,
     coll: &str,
-    call: &Call,
-    field: &str,
+    args: &DistinctArgs,
     ran: &Executed,
 ) -> Bson {
-    distinct_explained(session, coll, call, field, Verbosity::ExecutionStats, ran)
-        .unwrap_or(Bson::Null)
+    distinct_explained(
+        session,
+        coll,
+        &args.field,
+        &args.filter_doc,
+        Verbosity::ExecutionStats,
+        ran,
+    )
 }
 
 /// `distinct(field, filter)`: the projection of the field over the access plan.
@@ -41,20 +47,20 @@ pub(super) fn distinct(session: &Session, coll: &str, call: &Call, v: Verbosity)
         &session.run,
         usize::MAX,
     )?;
-    distinct_explained(session, coll, call, field, v, &ran)
+    Ok(distinct_explained(
+        session, coll, field, filter_doc, v, &ran,
+    ))
 }
 
 /// The explain of a distinct from an execution of its filter.
 fn distinct_explained(
     session: &Session,
     coll: &str,
-    call: &Call,
     field: &str,
+    filter_doc: &Document,
     v: Verbosity,
     ran: &Executed,
-) -> Result<Bson> {
-    let empty = Document::new();
-    let filter_doc = call.doc_arg(1, "filter")?.unwrap_or(&empty);
+) -> Bson {
     let ns = Database::namespace(coll);
     let c = session.db.collection(coll);
     let transform = doc! { field: 1, "_id": 0 };
@@ -80,12 +86,12 @@ fn distinct_explained(
     };
     let command =
         doc! { "distinct": coll, "key": field, "query": filter_doc.clone(), "$db": DB_NAME };
-    Ok(wrap(
+    wrap(
         &ns,
         parsed_query(&ran.plan),
         tree(false),
         rejected(c, &ran.plan),
         (v >= Verbosity::ExecutionStats).then(|| (ran.matched, ran, tree(true))),
         command,
-    ))
+    )
 }

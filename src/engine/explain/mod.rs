@@ -6,9 +6,10 @@
 mod count;
 mod distinct;
 mod pipeline;
+mod text;
 mod write;
 
-pub(super) use count::{of_count, CountRun};
+pub(super) use count::of_count;
 pub(super) use distinct::of_distinct;
 pub use pipeline::aggregate;
 
@@ -95,6 +96,7 @@ fn execute<'c>(
     max: usize,
 ) -> Result<(Vec<&'c Document>, Executed)> {
     let filter = Filter::compile(filter_doc, &CompileCtx::default())?;
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), c)?;
     let plan = plan(c, &filter, sort, hint)?;
     let scope = Scope::new(run);
     let mut matched = Vec::new();

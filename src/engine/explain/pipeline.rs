@@ -17,7 +17,10 @@ use bson::{doc, Bson, Document};
 /// See https://www.mongodb.com/docs/manual/core/query-plans/#aggregation-pipeline-optimization.
 pub fn aggregate(session: &mut Session, coll: &str, stages: &[Bson], v: Verbosity) -> Result<Bson> {
     // Compiling first reports pipeline errors as aggregate() would.
-    Pipeline::compile(stages, &CompileCtx::default())?;
+    let pipeline = Pipeline::compile(stages, &CompileCtx::default())?;
+    if pipeline.has_text() {
+        return super::text::aggregate(session, coll, stages, v);
+    }
     let mut matches = Vec::new();
     let mut sort: Option<Document> = None;
     let (mut skip, mut limit) = (0i64, 0i64);

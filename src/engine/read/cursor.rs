@@ -2,7 +2,9 @@
 //! in any order (applied as MongoDB does: sort, then skip, then limit), then
 //! at most one terminal method (`toArray()`, `count()`, `itcount()`...).
 //! See https://www.mongodb.com/docs/manual/reference/method/js-cursor/.
-use super::{count, count_option, filter_arg};
+use super::text_find::TextFind;
+use super::{count, count_option};
+use crate::aggregate::stages::geo_near;
 use crate::context::RunCtx;
 use crate::engine::{Answer, Call, Session};
 use crate::error::{Error, Result, Span};
@@ -228,7 +230,14 @@ impl Find {
                 let_vars.push((name.clone(), value));
             }
         }
-        let filter = filter_arg(call, 0, &ctx)?;
+        let filter = {
+            let empty = Document::new();
+            let spec = call.doc_arg(0, "filter")?.unwrap_or(&empty);
+            Filter::compile_find(spec, &ctx).map_err(|e| match call.arg(0) {
+                Some(a) => e.at(a.span),
+                None => e,
+            })?
+        };
         let mut f = Find {
             filter,
             filter_doc: call.doc_arg(0, "filter")?.cloned().unwrap_or_default(),
@@ -307,6 +316,11 @@ impl Find {
     }
 
     fn run(&self, session: &Session, coll: &str) -> Result<Found> {
+        if self.filter.text().is_some() {
+            let (docs, explained) = self.text_find(session, coll, Verbosity::ExecutionStats)?;
+            session.note_work(|| explained);
+            return Ok(Found::Projected(docs));
+        }
         let (out, ran) = self.execute(session, coll)?;
         session
             .note_work(|| self.describe(session, coll, out.len(), &ran, Verbosity::ExecutionStats));
@@ -315,6 +329,9 @@ impl Find {
 
     /// Run the find and describe how (see `crate::index::explain`).
     fn explain(&self, session: &Session, coll: &str, verbosity: Verbosity) -> Result<Bson> {
+        if self.filter.text().is_some() {
+            return Ok(self.text_find(session, coll, verbosity)?.1);
+        }
         let (out, ran) = self.execute(session, coll)?;
         Ok(self.describe(session, coll, out.len(), &ran, verbosity))
     }
@@ -346,9 +363,40 @@ impl Find {
         )
     }
 
-    /// Match, sort, skip, limit, then project only what is returned. The
-    /// planner picks the candidates (an index scan or the collection).
-    fn execute(&self, session: &Session, coll: &str) -> Result<(Found, Executed)> {
+    fn compile_projection(&self) -> Result<Option<Projection>> {
+        Ok(match &self.projection {
+            Some(p) if !p.is_empty() => Some(Projection::compile_for_find(
+                p,
+                Some(&self.filter_doc),
+                &self.ctx,
+            )?),
+            _ => None,
+        })
+    }
+
+    /// A `$text` find (see `text_find`).
+    fn text_find(
+        &self,
+        session: &Session,
+        coll: &str,
+        verbosity: Verbosity,
+    ) -> Result<(Vec<Document>, Bson)> {
+        self.check_skip()?;
+        let projection = self.compile_projection()?;
+        let scope = Scope::new(&session.run).with_vars(self.let_vars.clone());
+        TextFind {
+            filter: &self.filter,
+            filter_doc: &self.filter_doc,
+            sort: self.sort.as_ref(),
+            projection: projection.as_ref(),
+            projection_doc: self.projection.as_ref(),
+            skip: usize::try_from(self.skip).unwrap_or(usize::MAX),
+            limit: usize::try_from(self.limit.unsigned_abs()).unwrap_or(usize::MAX),
+        }
+        .run(session.db, coll, &scope, verbosity)
+    }
+
+    fn check_skip(&self) -> Result<()> {
         if self.skip < 0 {
             return Err(Error::location(
                 51024,
@@ -358,22 +406,37 @@ impl Find {
                 ),
             ));
         }
-        let projection = match &self.projection {
-            Some(p) if !p.is_empty() => Some(Projection::compile_for_find(
-                p,
-                Some(&self.filter_doc),
-                &self.ctx,
-            )?),
-            _ => None,
-        };
+        Ok(())
+    }
+
+    /// Match, sort, skip, limit, then project only what is returned. The
+    /// planner picks the candidates (an index scan or the collection).
+    fn execute(&self, session: &Session, coll: &str) -> Result<(Found, Executed)> {
+        self.check_skip()?;
+        let projection = self.compile_projection()?;
+        if self.sort.as_ref().is_some_and(SortSpec::uses_text_score)
+            || projection.as_ref().is_some_and(Projection::uses_text_score)
+        {
+            return Err(crate::fts::score_unavailable());
+        }
         let scope = Scope::new(&session.run).with_vars(self.let_vars.clone());
         let c = session.db.collection(coll);
         let plan = plan(c, &self.filter, self.sort.as_ref(), self.hint.as_ref())?;
         let skip = usize::try_from(self.skip).unwrap_or(usize::MAX);
         let limit = usize::try_from(self.limit.unsigned_abs()).unwrap_or(usize::MAX);
-        let sorting = self.sort.as_ref().is_some_and(|s| !s.is_empty()) && !plan.provides_sort();
         // Without a sort, stop scanning once skip + limit documents matched.
-        let enough = if !sorting && limit > 0 {
+        let near = match (self.filter.near(), c) {
+            (Some((path, q)), Some(c)) => {
+                crate::aggregate::stages::geo_near::near_index(c, path.dotted(), q)?;
+                Some((path, q))
+            }
+            _ => None,
+        };
+        // After `$near`'s ordering, a sort re-orders the documents (so an
+        // index's order does not stand in for it).
+        let sorting = self.sort.as_ref().is_some_and(|s| !s.is_empty())
+            && (!plan.provides_sort() || near.is_some());
+        let enough = if !sorting && limit > 0 && near.is_none() {
             skip.saturating_add(limit)
         } else {
             usize::MAX
@@ -397,6 +460,14 @@ impl Find {
             }
         }
         let stats = scan.stats;
+        if let Some((path, q)) = near {
+            // `$near` keeps the documents within its distances, nearest first.
+            let order = geo_near::nearest(matched.iter().map(|m| m.1).enumerate(), path, q);
+            matched = order
+                .into_iter()
+                .filter_map(|(i, _, _)| matched.get(i).copied())
+                .collect();
+        }
         let n_matched = matched.len();
         if let Some(sort) = self.sort.as_ref().filter(|_| sorting) {
             // Only the first skip + limit in order are needed: a top-k selection.

@@ -39,6 +39,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
     let bulk_opts = call.doc_arg(1, "options")?;
     // `let` variables are the whole command's: every operation sees them.
     let lets = options::parse_let(bulk_opts, &session.run).map_err(|e| e.at(call.span))?;
+    let bypass = crate::storage::validation::bypass(bulk_opts).map_err(|e| e.at(call.span))?;
     let ordered = match bulk_opts.and_then(|o| o.get("ordered")) {
         None | Some(Bson::Null | Bson::Undefined) => true,
         Some(Bson::Boolean(b)) => *b,
@@ -57,7 +58,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call) -> Result<Bson> {
     let mut totals = Totals::default();
     let mut first_error = None;
     for (i, op) in ops.iter().enumerate() {
-        if let Err(e) = run_op(session, coll, i, op, &lets, &mut totals) {
+        if let Err(e) = run_op(session, coll, i, op, &lets, bypass, &mut totals) {
             first_error.get_or_insert(e);
             if ordered {
                 break;
@@ -128,6 +129,7 @@ fn run_op(
     i: usize,
     op: &Bson,
     lets: &[(String, Bson)],
+    bypass: bool,
     totals: &mut Totals,
 ) -> Result<()> {
     let op_opts = |spec: &Document, session: &Session| -> Result<options::Opts> {
@@ -142,8 +144,10 @@ fn run_op(
             let Bson::Document(doc) = field(spec, name, "document")? else {
                 return Err(Error::type_mismatch("insertOne.document must be an object"));
             };
-            let doc = session.db.prepare_insert(doc.clone())?;
+            let doc = crate::storage::validation::prepare(session.db, coll, doc.clone())?;
             Database::check_insert(&doc)?;
+            let scope = crate::expr::Scope::new(&session.run);
+            crate::storage::validation::check(session.db.collection(coll), None, &doc, &scope, bypass)?;
             let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
             session.db.collection_mut(coll).insert(&Database::namespace(coll), doc)?;
             totals.inserted += 1;
@@ -170,6 +174,7 @@ fn run_op(
                 sort: sort.as_ref(),
                 multi,
                 command: "update",
+                bypass,
             };
             let w = exec::update(session.db, coll, &target, &update, opts.upsert, false, &scope)?;
             totals.matched += w.matched;
@@ -189,6 +194,7 @@ fn run_op(
                 sort: None,
                 multi: name == "deleteMany",
                 command: "delete",
+                bypass,
             };
             totals.deleted += exec::delete(session.db, coll, &target, &scope)?.len();
         }

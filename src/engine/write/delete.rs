@@ -25,6 +25,8 @@ pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<
     let ctx = opts.compile_ctx();
     let filter_span = call.arg(0).map_or(call.span, |a| a.span);
     let filter = Filter::compile(filter_doc, &ctx).map_err(|e| e.at(filter_span))?;
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), session.db.collection(coll))
+        .map_err(|e| e.at(filter_span))?;
     let multi = m == Method::DeleteMany || (m == Method::Remove && !just_one);
     let scope = opts.scope(&session.run);
     let target = Target {
@@ -32,6 +34,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<
         sort: None,
         multi,
         command: "delete",
+        bypass: false,
     };
     let removed = exec::delete(session.db, coll, &target, &scope).map_err(|e| e.at(call.span))?;
     Ok(delete_result(removed.len()))

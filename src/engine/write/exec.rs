@@ -31,6 +31,8 @@ pub struct Target<'a> {
     /// The server command that runs the write (`update`, `delete`,
     /// `findAndModify`): errors met while executing it name it.
     pub command: &'static str,
+    /// `bypassDocumentValidation`.
+    pub bypass: bool,
 }
 
 /// MongoDB 8 reports errors raised while the write executes (not while it
@@ -126,6 +128,7 @@ fn update_targets(
     if all == 0 && targets.is_empty() {
         if upsert {
             let doc = upsert_document(db, t.filter, update, scope)?;
+            crate::storage::validation::check(db.collection(coll), None, &doc, scope, t.bypass)?;
             let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
             if keep {
                 w.after = Some(doc.clone());
@@ -142,7 +145,11 @@ fn update_targets(
         // The next documents' fields, asked for early (cache misses dominate).
         crate::value::prefetch::scan(c.docs(), i);
         w.matched += 1;
-        let (changed, before) = apply_one(c, &ns, i, pos, update, scope, keep)?;
+        let (changed, before) = if c.options().is_plain() {
+            apply_one(c, &ns, i, pos, update, scope, keep)?
+        } else {
+            apply_checked(c, &ns, i, pos, update, scope, t.bypass)?
+        };
         if changed {
             w.modified += 1;
         }
@@ -153,6 +160,47 @@ fn update_targets(
         }
     }
     Ok(w)
+}
+
+/// Update one document of a collection with options on a copy, checked
+/// against them before it replaces the stored one.
+fn apply_checked(
+    c: &mut Collection,
+    ns: &str,
+    i: usize,
+    pos: Option<usize>,
+    update: &Update,
+    scope: &Scope,
+    bypass: bool,
+) -> Result<(bool, Option<Document>)> {
+    let Some(stored) = c.docs().get(i) else {
+        return Err(Error::internal_error("document index out of range"));
+    };
+    let new = if update.has_operators() {
+        let mut copy = stored.clone();
+        let fits = |d: &Document| {
+            if doc_size(d) > MAX_DOCUMENT_SIZE {
+                Err(too_large())
+            } else {
+                Ok(())
+            }
+        };
+        update
+            .apply_stored(&mut copy, pos, scope, fits)?
+            .then_some(copy)
+    } else {
+        update.computed(stored, scope)?
+    };
+    let Some(new) = new else {
+        return Ok((false, Some(stored.clone())));
+    };
+    if doc_size(&new) > MAX_DOCUMENT_SIZE {
+        return Err(too_large());
+    }
+    crate::storage::validation::check_options(c.options(), Some(stored), &new, scope, bypass)?;
+    let before = stored.clone();
+    c.replace(ns, i, new)?;
+    Ok((true, Some(before)))
 }
 
 /// Update one stored document: whole or not at all.
@@ -293,4 +341,34 @@ pub fn update_result(w: &Written) -> Bson {
 
 pub fn count(n: usize) -> Bson {
     super::super::read::count(n)
+}
+
+/// A pipeline update under the page's Stages view: when the probe asks for
+/// this pipeline, it reports each stage over the documents the update
+/// matches (before it writes) and the update runs the stages left on.
+/// Any other update is returned as it is.
+pub fn probed_update<'u>(
+    probe: &mut Option<super::super::stages_view::StageProbe>,
+    db: &Database,
+    coll: &str,
+    t: &Target,
+    update: &'u Bson,
+    ctx: &crate::expr::CompileCtx,
+    scope: &Scope,
+) -> Result<std::borrow::Cow<'u, Bson>> {
+    let (Bson::Array(stages), Some(_)) = (update, &probe) else {
+        return Ok(std::borrow::Cow::Borrowed(update));
+    };
+    let docs = db.collection(coll).map(|c| c.docs()).unwrap_or(&[]);
+    let matched: Vec<&Document> = find_targets(docs, t, scope)
+        .map_err(executing(t.command))?
+        .into_iter()
+        .filter_map(|(i, _)| docs.get(i))
+        .collect();
+    Ok(
+        match super::super::stages_view::probe_update(probe, matched, stages, db, ctx, scope) {
+            Some(on) => std::borrow::Cow::Owned(Bson::Array(on)),
+            None => std::borrow::Cow::Borrowed(update),
+        },
+    )
 }

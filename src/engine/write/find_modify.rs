@@ -119,20 +119,46 @@ fn modify_one(
     session: &mut Session,
     coll: &str,
     filter: &Document,
-    update: &Bson,
+    update_spec: &Bson,
     opts: &Opts,
     update_span: Span,
 ) -> Result<Bson> {
     let ctx = opts.compile_ctx();
-    let (filter, sort, projection) = compile_parts(filter, opts, &ctx, !opts.return_after)?;
-    let update = Update::compile(update, opts.array_filters.as_deref(), &ctx)
-        .map_err(|e| e.at(update_span))?;
+    let filter_doc = filter;
+    let (filter, sort, projection) = compile_parts(filter_doc, opts, &ctx, !opts.return_after)?;
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), session.db.collection(coll))?;
+    let compile = |spec: &Bson| {
+        Update::compile(spec, opts.array_filters.as_deref(), &ctx).map_err(|e| e.at(update_span))
+    };
+    // Under the Stages view a pipeline compiles after the probe has shown its stages.
+    let probed = session.stage_probe.is_some() && matches!(update_spec, Bson::Array(_));
+    let update = if probed {
+        None
+    } else {
+        Some(compile(update_spec)?)
+    };
     let scope = opts.scope(&session.run);
     let target = Target {
         filter: &filter,
         sort: sort.as_ref(),
         multi: false,
         command: "findAndModify",
+        bypass: opts.bypass,
+    };
+    let update = match update {
+        Some(u) => u,
+        None => {
+            let on = exec::probed_update(
+                &mut session.stage_probe,
+                session.db,
+                coll,
+                &target,
+                update_spec,
+                &ctx,
+                &scope,
+            )?;
+            compile(&on)?
+        }
     };
     let w = exec::update(
         session.db,
@@ -149,13 +175,15 @@ fn modify_one(
 
 fn delete_one(session: &mut Session, coll: &str, filter: &Document, opts: &Opts) -> Result<Bson> {
     let ctx = opts.compile_ctx();
-    let (filter, sort, projection) = compile_parts(filter, opts, &ctx, true)?;
+    let (compiled, sort, projection) = compile_parts(filter, opts, &ctx, true)?;
+    let filter = crate::index::text::bind(&compiled, Some(filter), session.db.collection(coll))?;
     let scope = opts.scope(&session.run);
     let target = Target {
         filter: &filter,
         sort: sort.as_ref(),
         multi: false,
         command: "findAndModify",
+        bypass: false,
     };
     let mut removed = exec::delete(session.db, coll, &target, &scope)?;
     match removed.pop() {

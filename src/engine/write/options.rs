@@ -19,6 +19,8 @@ pub struct Opts {
     pub return_after: bool,
     /// `let` variables, evaluated once.
     pub lets: Vec<(String, Bson)>,
+    /// `bypassDocumentValidation`: the collection's validator is not applied.
+    pub bypass: bool,
 }
 
 fn wrong_type(name: &str, v: &Bson, want: &str) -> Error {
@@ -76,6 +78,7 @@ pub fn parse(d: Option<&Document>, run: &crate::context::RunCtx) -> Result<Opts>
     }
     o.upsert = bool_opt(d, "upsert")?.unwrap_or(false);
     o.multi = truthy_opt(d, "multi").unwrap_or(false);
+    o.bypass = bool_opt(d, "bypassDocumentValidation")?.unwrap_or(false);
     o.array_filters = match d.get("arrayFilters") {
         None | Some(Bson::Null | Bson::Undefined) => None,
         Some(Bson::Array(a)) => Some(a.clone()),

@@ -28,9 +28,20 @@ pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<
     let ctx = opts.compile_ctx();
     let filter_span = call.arg(0).map_or(call.span, |a| a.span);
     let filter = Filter::compile(filter_doc, &ctx).map_err(|e| e.at(filter_span))?;
-    let update = Update::compile(&update_arg.value, opts.array_filters.as_deref(), &ctx)
-        .map_err(|e| e.at(update_arg.span))?;
-    if multi && update.is_replacement() {
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), session.db.collection(coll))
+        .map_err(|e| e.at(filter_span))?;
+    let compile = |spec: &Bson| {
+        Update::compile(spec, opts.array_filters.as_deref(), &ctx)
+            .map_err(|e| e.at(update_arg.span))
+    };
+    // Under the Stages view a pipeline compiles after the probe has shown its stages.
+    let probed = session.stage_probe.is_some() && matches!(update_arg.value, Bson::Array(_));
+    let update = if probed {
+        None
+    } else {
+        Some(compile(&update_arg.value)?)
+    };
+    if multi && update.as_ref().is_some_and(Update::is_replacement) {
         return Err(Error::failed_to_parse(
             "multi update is not supported for replacement-style update",
         )
@@ -46,6 +57,23 @@ pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<
         sort: sort.as_ref(),
         multi,
         command: "update",
+        bypass: opts.bypass,
+    };
+    let update = match update {
+        Some(u) => u,
+        None => {
+            let on = exec::probed_update(
+                &mut session.stage_probe,
+                session.db,
+                coll,
+                &target,
+                &update_arg.value,
+                &ctx,
+                &scope,
+            )
+            .map_err(|e| e.at(call.span))?;
+            compile(&on)?
+        }
     };
     let w = exec::update(
         session.db,

@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 use crate::expr::accum::{avg_values, max_value, min_value, std_dev, sum_values};
 use crate::expr::compile::{call, Compiler};
 use crate::expr::eval::{Cx, Node, Special};
+use crate::expr::path::Found;
 use crate::expr::value::{err, Value};
 use crate::text::server::server_string;
 use crate::value::numeric::{is_number, to_f64};
@@ -162,6 +163,18 @@ pub(crate) fn c_percentile(name: &'static str, a: &Bson, c: &mut Compiler) -> Re
 }
 
 fn accumulate(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
+    // One field path: its values read in place.
+    if let [arg] = args {
+        if let Some(found) = cx.borrow_values(arg) {
+            let items: &[&Bson] = match &found {
+                Found::Missing => &[],
+                Found::One(Bson::Array(a)) => return Ok(Some(fold(name, a))),
+                Found::One(v) => std::slice::from_ref(v),
+                Found::Many(vs) => vs,
+            };
+            return Ok(Some(fold(name, items.iter().copied())));
+        }
+    }
     let vals: Vec<Value> = cx.eval_all(args)?;
     let items: Vec<Bson> = if vals.len() == 1 {
         match vals.into_iter().next().flatten() {
@@ -172,12 +185,17 @@ fn accumulate(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
     } else {
         vals.into_iter().flatten().collect()
     };
-    Ok(Some(match name {
-        "$sum" => sum_values(&items),
-        "$avg" => avg_values(&items),
-        "$min" => min_value(&items),
-        "$max" => max_value(&items),
-        "$stdDevPop" => std_dev(&items, false),
-        _ => std_dev(&items, true),
-    }))
+    Ok(Some(fold(name, &items)))
+}
+
+/// The accumulator `name` over `items`.
+fn fold<'a>(name: &str, items: impl IntoIterator<Item = &'a Bson>) -> Bson {
+    match name {
+        "$sum" => sum_values(items),
+        "$avg" => avg_values(items),
+        "$min" => min_value(items),
+        "$max" => max_value(items),
+        "$stdDevPop" => std_dev(items, false),
+        _ => std_dev(items, true),
+    }
 }

@@ -5,6 +5,7 @@
 use crate::error::{Error, Result};
 use crate::expr::compile::{call, Compiler};
 use crate::expr::eval::{Cx, Node};
+use crate::expr::path::Found;
 use crate::expr::value::{as_i32_exact, ensure, nullish, num_str, show, tname, truthy, Value};
 use crate::value::equal;
 use crate::value::numeric::{is_number, printf_g, to_f64};
@@ -100,39 +101,49 @@ fn first_last(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
 }
 
 fn in_array(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
-    let v = cx.eval(&args[0])?;
-    let arr = cx.eval(&args[1])?;
-    let Some(Bson::Array(arr)) = &arr else {
-        return Err(Error::location(
-            40081,
-            format!(
-                "$in requires an array as a second argument, found: {}",
-                tname(&arr)
-            ),
-        ));
+    let v = cx.eval_borrowed(&args[0])?;
+    let undefined = Bson::Undefined;
+    let needle = v.as_deref().unwrap_or(&undefined);
+    // A field path's array (or the values below one) is searched in place.
+    let found = match cx.borrow_values(&args[1]) {
+        Some(Found::One(Bson::Array(a))) => a.iter().any(|e| equal(e, needle)),
+        Some(Found::Many(vs)) => vs.iter().any(|e| equal(e, needle)),
+        _ => {
+            let arr = cx.eval(&args[1])?;
+            let Some(Bson::Array(arr)) = &arr else {
+                return Err(Error::location(
+                    40081,
+                    format!(
+                        "$in requires an array as a second argument, found: {}",
+                        tname(&arr)
+                    ),
+                ));
+            };
+            arr.iter().any(|e| equal(e, needle))
+        }
     };
-    let needle = v.unwrap_or(Bson::Undefined);
-    Ok(Some(Bson::Boolean(arr.iter().any(|e| equal(e, &needle)))))
+    Ok(Some(Bson::Boolean(found)))
 }
 
 fn is_array(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
     Ok(Some(Bson::Boolean(matches!(
-        cx.eval(&args[0])?,
+        cx.eval_borrowed(&args[0])?.as_deref(),
         Some(Bson::Array(_))
     ))))
 }
 
 fn size(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
-    match cx.eval(&args[0])? {
-        Some(Bson::Array(a)) => Ok(Some(crate::value::numeric::int_or_long(a.len() as i64))),
-        other => Err(Error::location(
-            17124,
-            format!(
-                "The argument to $size must be an array, but was of type: {}",
-                tname(&other)
-            ),
-        )),
+    let v = cx.eval_borrowed(&args[0])?;
+    if let Some(Bson::Array(a)) = v.as_deref() {
+        return Ok(Some(crate::value::numeric::int_or_long(a.len() as i64)));
     }
+    Err(Error::location(
+        17124,
+        format!(
+            "The argument to $size must be an array, but was of type: {}",
+            tname(&v.map(|v| v.into_owned()))
+        ),
+    ))
 }
 
 fn reverse_array(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {

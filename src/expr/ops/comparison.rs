@@ -13,19 +13,15 @@ pub(crate) fn c_cmp(n: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node>
     Ok(call(n, cmp, c.exact(n, a, 2)?))
 }
 
-/// Compare two evaluated values; missing sorts with undefined (canonical type 0).
-pub(crate) fn compare_values(a: &Value, b: &Value) -> Ordering {
-    let undefined = Bson::Undefined;
-    compare(
-        a.as_ref().unwrap_or(&undefined),
-        b.as_ref().unwrap_or(&undefined),
-    )
-}
-
 fn cmp(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
-    let a = cx.eval(&args[0])?;
-    let b = cx.eval(&args[1])?;
-    let o = compare_values(&a, &b);
+    // Field paths are compared in place, not copied.
+    let a = cx.eval_borrowed(&args[0])?;
+    let b = cx.eval_borrowed(&args[1])?;
+    let undefined = Bson::Undefined;
+    let o = compare(
+        a.as_deref().unwrap_or(&undefined),
+        b.as_deref().unwrap_or(&undefined),
+    );
     Ok(Some(match name {
         "$cmp" => Bson::Int32(match o {
             Ordering::Less => -1,

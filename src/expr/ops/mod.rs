@@ -39,6 +39,26 @@ fn unsupported(name: &'static str, _: &Bson, _: &mut Compiler) -> Result<Node> {
     )))
 }
 
+/// `{$meta: "textScore"}`: the score a `$text` match gave the document.
+fn c_meta(_: &'static str, arg: &Bson, _: &mut Compiler) -> Result<Node> {
+    match arg {
+        Bson::String(s) if s == "textScore" => Ok(Node::Var(
+            super::eval::VarRef::Root,
+            vec![crate::fts::SCORE_FIELD.to_string()],
+        )),
+        Bson::String(s) if crate::fts::META_NAMES.contains(&s.as_str()) => Err(
+            Error::not_supported(format!("the expression {{$meta: \"{s}\"}}")),
+        ),
+        _ => Err(Error::location(
+            17308,
+            format!(
+                "Unsupported argument to $meta: {}",
+                crate::text::shell::inline(arg)
+            ),
+        )),
+    }
+}
+
 static OPS: &[(&str, CompileFn)] = &[
     // arithmetic
     ("$abs", arithmetic::c_unary),
@@ -195,7 +215,7 @@ static OPS: &[(&str, CompileFn)] = &[
     ("$cosh", trig::c_trig),
     ("$degreesToRadians", trig::c_trig),
     ("$function", unsupported),
-    ("$meta", unsupported),
+    ("$meta", c_meta),
     ("$radiansToDegrees", trig::c_trig),
     ("$sin", trig::c_trig),
     ("$sinh", trig::c_trig),

@@ -23,7 +23,7 @@ enum Mode {
 #[derive(Debug)]
 enum Pattern {
     /// Compiled at compile time (constant regex and options); None = null regex.
-    Fixed(Option<Regex>),
+    Fixed(Option<Compiled>),
     Dynamic(Node, Option<Node>),
 }
 
@@ -35,7 +35,25 @@ struct RegexOp {
     pattern: Pattern,
 }
 
-fn compile_regex(name: &str, pattern: &str, options: &str) -> Result<Regex> {
+/// A compiled pattern and a string every match contains (see
+/// `pcre::literal::required`): an input without it is no match at once.
+#[derive(Debug)]
+struct Compiled {
+    re: Regex,
+    required: Option<String>,
+    /// The most bytes a match spans, when bounded.
+    window: Option<usize>,
+}
+
+impl Compiled {
+    fn cannot_match(&self, text: &str) -> bool {
+        self.required
+            .as_ref()
+            .is_some_and(|r| !text.contains(r.as_str()))
+    }
+}
+
+fn compile_regex(name: &str, pattern: &str, options: &str) -> Result<Compiled> {
     if pattern.contains('\0') {
         return Err(err(
             51109,
@@ -70,14 +88,19 @@ fn compile_regex(name: &str, pattern: &str, options: &str) -> Result<Regex> {
             e
         }
     })?;
-    RegexBuilder::new(&full)
+    let re = RegexBuilder::new(&full)
         .size_limit(crate::pcre::REGEX_SIZE_LIMIT)
         .build()
-        .map_err(|e| err(51111, format!("Invalid Regex in {name}: {e}")))
+        .map_err(|e| err(51111, format!("Invalid Regex in {name}: {e}")))?;
+    Ok(Compiled {
+        re,
+        required: crate::pcre::literal::required(pattern, options),
+        window: crate::pcre::literal::max_chars(pattern).and_then(|n| n.checked_mul(4)),
+    })
 }
 
 /// Validate 'regex'/'options' values and compile; None when the regex is null.
-fn build(name: &str, regex: &Value, options: &Value) -> Result<Option<Regex>> {
+fn build(name: &str, regex: &Value, options: &Value) -> Result<Option<Compiled>> {
     let opts = match options {
         _ if nullish(options) => None,
         Some(Bson::String(s)) => Some(s.clone()),
@@ -173,15 +196,24 @@ impl Special for RegexOp {
                 ))
             }
         };
-        let (Some(text), Some(re)) = (text, re) else {
+        let (Some(text), Some(compiled)) = (
+            text,
+            re.filter(|c| !text.is_some_and(|t| c.cannot_match(t))),
+        ) else {
             return Ok(Some(match self.mode {
                 Mode::Find => Bson::Null,
                 Mode::FindAll => Bson::Array(Vec::new()),
                 Mode::Match => Bson::Boolean(false),
             }));
         };
+        let re = &compiled.re;
         Ok(Some(match self.mode {
-            Mode::Match => Bson::Boolean(re.is_match(text)),
+            Mode::Match => Bson::Boolean(match (&compiled.required, compiled.window) {
+                (Some(r), Some(w)) => {
+                    crate::pcre::literal::windowed_match(text, r, w, |part| re.is_match(part))
+                }
+                _ => re.is_match(text),
+            }),
             Mode::Find => re
                 .captures(text)
                 .map_or(Bson::Null, |c| match_doc(text, &c, &mut (0, 0))),

@@ -6,7 +6,52 @@ use crate::expr::compile::Compiler;
 use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{as_i32_exact, err, nullish, num_str, show, tname, truthy_v, Value};
 use bson::{Bson, Document};
+use std::borrow::Cow;
 use std::sync::Arc;
+
+/// The elements of an array input: borrowed from the document, or owned
+/// (computed), handed out as the loop variable's values.
+enum Items<'a> {
+    Borrowed(std::slice::Iter<'a, Bson>),
+    Owned(std::vec::IntoIter<Bson>),
+}
+
+impl<'a> Items<'a> {
+    /// `Ok(None)` for a nullish input, `Err` (the input, for the message)
+    /// for anything else but an array.
+    fn of(input: Option<Cow<'a, Bson>>) -> std::result::Result<Option<Items<'a>>, Value> {
+        match input {
+            Some(Cow::Borrowed(Bson::Array(a))) => Ok(Some(Items::Borrowed(a.iter()))),
+            Some(Cow::Owned(Bson::Array(a))) => Ok(Some(Items::Owned(a.into_iter()))),
+            other => {
+                let v = other.map(Cow::into_owned);
+                if nullish(&v) {
+                    Ok(None)
+                } else {
+                    Err(v)
+                }
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Items::Borrowed(i) => i.len(),
+            Items::Owned(i) => i.len(),
+        }
+    }
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = Cow<'a, Bson>;
+
+    fn next(&mut self) -> Option<Cow<'a, Bson>> {
+        match self {
+            Items::Borrowed(i) => i.next().map(Cow::Borrowed),
+            Items::Owned(i) => i.next().map(Cow::Owned),
+        }
+    }
+}
 
 fn object_arg<'b>(a: &'b Bson, code: i32, msg: &str) -> Result<&'b Document> {
     match a {
@@ -27,7 +72,7 @@ impl Special for Let {
         // Every value is computed with only the outer variables in scope.
         let mut values = Vec::with_capacity(self.vars.len());
         for v in &self.vars {
-            values.push(cx.eval(v)?);
+            values.push(cx.eval_borrowed(v)?);
         }
         let saved = cx.locals.len();
         for (i, v) in values.into_iter().enumerate() {
@@ -90,15 +135,16 @@ struct Map {
 
 impl Special for Map {
     fn eval(&self, cx: &mut Cx) -> Result<Value> {
-        let input = cx.eval(&self.input)?;
-        if nullish(&input) {
-            return Ok(Some(Bson::Null));
-        }
-        let Some(Bson::Array(items)) = input else {
-            return Err(err(
-                16883,
-                format!("input to $map must be an array not {}", tname(&input)),
-            ));
+        let input = cx.eval_borrowed(&self.input)?;
+        let items = match Items::of(input) {
+            Ok(Some(items)) => items,
+            Ok(None) => return Ok(Some(Bson::Null)),
+            Err(input) => {
+                return Err(err(
+                    16883,
+                    format!("input to $map must be an array not {}", tname(&input)),
+                ))
+            }
         };
         let saved = cx.locals.len();
         let mut out = Vec::with_capacity(items.len());
@@ -152,20 +198,21 @@ struct Filter {
 
 impl Special for Filter {
     fn eval(&self, cx: &mut Cx) -> Result<Value> {
-        let input = cx.eval(&self.input)?;
-        if nullish(&input) {
-            return Ok(Some(Bson::Null));
-        }
-        let Some(Bson::Array(items)) = input else {
-            return Err(err(
-                28651,
-                format!("input to $filter must be an array not {}", tname(&input)),
-            ));
+        let input = cx.eval_borrowed(&self.input)?;
+        let items = match Items::of(input) {
+            Ok(Some(items)) => items,
+            Ok(None) => return Ok(Some(Bson::Null)),
+            Err(input) => {
+                return Err(err(
+                    28651,
+                    format!("input to $filter must be an array not {}", tname(&input)),
+                ))
+            }
         };
         // An empty input is the answer before `limit` is even evaluated
         // (the server's $filter returns it first).
-        if items.is_empty() {
-            return Ok(Some(Bson::Array(items)));
+        if items.len() == 0 {
+            return Ok(Some(Bson::Array(Vec::new())));
         }
         let mut limit = usize::MAX;
         if let Some(l) = &self.limit {
@@ -196,7 +243,8 @@ impl Special for Filter {
             if out.len() >= limit {
                 break;
             }
-            // The element moves into its variable's slot and back out, uncopied.
+            // The element moves into its variable's slot and back out, uncopied;
+            // an element of the document is borrowed, and copied only when kept.
             // (Slots nested inside `cond` are other slots: this one is intact.)
             cx.set_local(self.slot, Some(item));
             let keep = cx.eval(&self.cond);
@@ -204,7 +252,7 @@ impl Special for Filter {
             match keep {
                 Ok(v) => {
                     if truthy_v(&v) {
-                        out.extend(item);
+                        out.extend(item.map(Cow::into_owned));
                     }
                 }
                 Err(e) => {
@@ -261,25 +309,26 @@ struct Reduce {
 
 impl Special for Reduce {
     fn eval(&self, cx: &mut Cx) -> Result<Value> {
-        let input = cx.eval(&self.input)?;
-        if nullish(&input) {
-            return Ok(Some(Bson::Null));
-        }
-        let Some(Bson::Array(items)) = input else {
-            return Err(err(
-                40080,
-                format!(
-                    "$reduce requires that 'input' be an array, found: {}",
-                    show(&input)
-                ),
-            ));
+        let input = cx.eval_borrowed(&self.input)?;
+        let items = match Items::of(input) {
+            Ok(Some(items)) => items,
+            Ok(None) => return Ok(Some(Bson::Null)),
+            Err(input) => {
+                return Err(err(
+                    40080,
+                    format!(
+                        "$reduce requires that 'input' be an array, found: {}",
+                        show(&input)
+                    ),
+                ))
+            }
         };
         let mut acc = cx.eval(&self.initial)?;
         let saved = cx.locals.len();
         let mut result = Ok(());
         for item in items {
             cx.set_local(self.this_slot, Some(item));
-            cx.set_local(self.value_slot, acc.take());
+            cx.set_local(self.value_slot, acc.take().map(Cow::Owned));
             match cx.eval(&self.body) {
                 Ok(v) if v.as_ref().is_some_and(too_deep) => {
                     result = Err(crate::error::Error::overflow(format!("$reduce built a value nested more than {MAX_VALUE_DEPTH} levels deep, MongoDB's limit for BSON"),

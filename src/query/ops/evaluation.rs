@@ -17,6 +17,10 @@ pub(crate) struct RegexPred {
     re: regex_lite::Regex,
     /// A plain-string pattern, matched without the regex.
     literal: Option<Literal>,
+    /// A string every match contains: a haystack without it is no match.
+    required: Option<String>,
+    /// The most bytes a match spans, when bounded (see `literal::windowed_match`).
+    window: Option<usize>,
 }
 
 impl RegexPred {
@@ -51,13 +55,21 @@ impl RegexPred {
             options: options.to_string(),
             re,
             literal: Literal::of(pattern, options),
+            required: crate::pcre::literal::required(pattern, options),
+            window: crate::pcre::literal::max_chars(pattern).and_then(|n| n.checked_mul(4)),
         })
     }
 
     pub(crate) fn is_match(&self, s: &str) -> bool {
         match self.literal.as_ref().and_then(|l| l.is_match(s)) {
             Some(m) => m,
-            None => self.re.is_match(s),
+            None => match (&self.required, self.window) {
+                (Some(r), Some(w)) => {
+                    crate::pcre::literal::windowed_match(s, r, w, |part| self.re.is_match(part))
+                }
+                (Some(r), None) if !s.contains(r.as_str()) => false,
+                _ => self.re.is_match(s),
+            },
         }
     }
 

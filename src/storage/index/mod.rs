@@ -86,6 +86,15 @@ impl Index {
                 return Ok(None);
             }
         }
+        if let Some(text) = &self.spec.text {
+            // Checked as the server checks it (the language override); the
+            // terms are read from the documents when a `$text` query runs.
+            text.strings(doc)?;
+            return Ok(None);
+        }
+        if !self.spec.geo.is_empty() {
+            return self.geo_doc_keys(doc);
+        }
         let dk = document_keys(doc, &self.parts, &self.names)?;
         if self.spec.sparse && !dk.found {
             return Ok(None);
@@ -96,6 +105,51 @@ impl Index {
             .map(|k| Key::new(k, self.spec.desc))
             .collect();
         Ok(Some((keys, dk.array_paths)))
+    }
+
+    /// A geospatial index's keys: its geometries are checked (a document
+    /// with a bad one is refused) and keyed whole, one per document; the
+    /// other fields as usual. Without any geometry the document is left out.
+    fn geo_doc_keys(&self, doc: &Document) -> Result<Option<DocKeys>> {
+        let mut found = None;
+        for (i, kind) in &self.spec.geo {
+            if let Some(path) = self.spec.paths.get(*i) {
+                let values = crate::geo::index::check(doc, path, *kind, self.spec.flat_range)?;
+                if found.is_none() {
+                    found = values.first().map(|v| (*v).clone());
+                }
+            }
+        }
+        let Some(geometry) = found else {
+            return Ok(None);
+        };
+        let is_geo = |i: usize| self.spec.geo.iter().any(|(g, _)| *g == i);
+        let others: Vec<usize> = (0..self.parts.len()).filter(|&i| !is_geo(i)).collect();
+        let parts: Vec<Vec<Part>> = others.iter().map(|&i| self.parts[i].clone()).collect();
+        let names: Vec<String> = others.iter().map(|&i| self.names[i].clone()).collect();
+        let dk = document_keys(doc, &parts, &names)?;
+        let mut array_paths = vec![Vec::new(); self.parts.len()];
+        for (slot, paths) in others.iter().zip(dk.array_paths) {
+            array_paths[*slot] = paths;
+        }
+        let keys = dk
+            .keys
+            .into_iter()
+            .map(|rest| {
+                let mut rest = rest.into_iter();
+                let vals = (0..self.parts.len())
+                    .map(|i| {
+                        if is_geo(i) {
+                            geometry.clone()
+                        } else {
+                            rest.next().unwrap_or(Bson::Null)
+                        }
+                    })
+                    .collect();
+                Key::new(vals, self.spec.desc)
+            })
+            .collect();
+        Ok(Some((keys, array_paths)))
     }
 
     /// Does another record than `rid` hold `key`?
@@ -354,12 +408,21 @@ impl IndexSet {
                 return Ok(false);
             }
             if existing.same_keys(&spec)
+                && existing.text == spec.text
                 && existing.options.get("partialFilterExpression")
                     == spec.options.get("partialFilterExpression")
             {
                 return Err(Error::index_options_conflict(format!(
                     "Index already exists with a different name: {}",
                     existing.name
+                )));
+            }
+        }
+        if spec.text.is_some() {
+            if let Some(other) = self.list.iter().find(|ix| ix.spec.text.is_some()) {
+                return Err(Error::cannot_create_index(format!(
+                    "only one text index per collection allowed, found existing text index \"{}\"",
+                    other.spec.name
                 )));
             }
         }

@@ -4,6 +4,8 @@
 //! See https://www.mongodb.com/docs/manual/reference/method/db.collection.createIndex/.
 use crate::error::{Error, Result};
 use crate::expr::CompileCtx;
+use crate::fts::TextIndexSpec;
+use crate::geo::{FlatRange, GeoKind};
 use crate::query::Filter;
 use crate::text::shell::{inline, type_name};
 use crate::value::numeric::{is_number, to_f64};
@@ -27,6 +29,11 @@ pub struct IndexSpec {
     pub partial: Option<Filter>,
     /// The options shown by `getIndexes()` after `v`, `key` and `name`, in the order given.
     pub options: Document,
+    /// A text index's weights and languages (its key is `{_fts: "text", _ftsx: 1}`).
+    pub text: Option<Box<TextIndexSpec>>,
+    /// The geospatial fields (`2dsphere`, `2d`) by position, and a 2d index's range.
+    pub geo: Vec<(usize, GeoKind)>,
+    pub flat_range: FlatRange,
 }
 
 fn cannot_create(message: impl Into<String>) -> Error {
@@ -62,6 +69,9 @@ impl IndexSpec {
             hidden: false,
             partial: None,
             options: Document::new(),
+            text: None,
+            geo: Vec::new(),
+            flat_range: FlatRange::default(),
         }
     }
 
@@ -71,7 +81,16 @@ impl IndexSpec {
 
     /// Parse `createIndex(keys, options)`.
     pub fn parse(keys: &Document, options: &Document) -> Result<IndexSpec> {
-        let (paths, desc) = parse_key_pattern(keys)?;
+        let text = if crate::fts::is_text_pattern(keys) {
+            Some(crate::fts::fix_spec(keys, options)?)
+        } else {
+            None
+        };
+        let (paths, desc) = match &text {
+            // A text index's keys are its own (crate::fts); the planner leaves it alone.
+            Some(_) => (Vec::new(), 0),
+            None => parse_key_pattern(keys)?,
+        };
         let mut spec = IndexSpec {
             name: options_name(options)?.unwrap_or_else(|| default_name(keys)),
             key: keys.clone(),
@@ -82,6 +101,9 @@ impl IndexSpec {
             hidden: false,
             partial: None,
             options: Document::new(),
+            text: None,
+            geo: geo_fields(keys)?,
+            flat_range: FlatRange::default(),
         };
         let is_id_pattern = keys.len() == 1 && keys.keys().next().is_some_and(|k| k == "_id");
         for (k, v) in options {
@@ -112,6 +134,14 @@ impl IndexSpec {
                 "background" | "v" => continue,
                 "storageEngine" => {}
                 "collation" => return Err(Error::not_supported("indexes with a collation")),
+                "2dsphereIndexVersion" | "bits" | "min" | "max" if !spec.geo.is_empty() => {
+                    geo_option(&mut spec, k, v)?
+                }
+                "weights" | "default_language" | "language_override" | "textIndexVersion"
+                    if text.is_some() =>
+                {
+                    continue
+                }
                 "weights" | "default_language" | "language_override" | "textIndexVersion"
                 | "2dsphereIndexVersion" | "bits" | "min" | "max" | "wildcardProjection" => {
                     return Err(Error::not_supported(format!(
@@ -126,6 +156,16 @@ impl IndexSpec {
                 }
             }
             spec.options.insert(k.clone(), v.clone());
+        }
+        if let Some(fixed) = text {
+            if spec.unique {
+                return Err(cannot_create(
+                    "Index type 'text' does not support the 'unique' option",
+                ));
+            }
+            spec.key = fixed.key;
+            spec.options = fixed.options;
+            spec.text = Some(Box::new(fixed.spec));
         }
         if spec.sparse && spec.partial.is_some() {
             return Err(cannot_create(
@@ -169,6 +209,11 @@ impl IndexSpec {
         for (k, v) in &self.options {
             d.insert(k.clone(), v.clone());
         }
+        if self.geo.iter().any(|(_, g)| *g == GeoKind::Sphere2d)
+            && !d.contains_key("2dsphereIndexVersion")
+        {
+            d.insert("2dsphereIndexVersion", 3);
+        }
         d
     }
 
@@ -179,6 +224,7 @@ impl IndexSpec {
             && self.options.get("partialFilterExpression")
                 == other.options.get("partialFilterExpression")
             && self.options.get("expireAfterSeconds") == other.options.get("expireAfterSeconds")
+            && self.text == other.text
     }
 
     pub fn same_keys(&self, other: &IndexSpec) -> bool {
@@ -265,6 +311,7 @@ fn parse_key_pattern(keys: &Document) -> Result<(Vec<FieldPath>, u32)> {
             )));
         }
         match v {
+            Bson::String(s) if GeoKind::from_name(s).is_some() => {}
             Bson::String(s) => {
                 return Err(match s.as_str() {
                     "text" | "2d" | "2dsphere" | "geoHaystack" | "hashed" => {
@@ -299,6 +346,64 @@ fn parse_key_pattern(keys: &Document) -> Result<(Vec<FieldPath>, u32)> {
         paths.push(FieldPath::new(field));
     }
     Ok((paths, desc))
+}
+
+/// The `2dsphere` and `2d` fields of a key pattern; a 2d field comes first
+/// and alone of its kind.
+fn geo_fields(keys: &Document) -> Result<Vec<(usize, GeoKind)>> {
+    let geo: Vec<(usize, GeoKind)> = keys
+        .values()
+        .enumerate()
+        .filter_map(|(i, v)| match v {
+            Bson::String(s) => GeoKind::from_name(s).map(|g| (i, g)),
+            _ => None,
+        })
+        .collect();
+    let flat: Vec<usize> = geo
+        .iter()
+        .filter(|(_, g)| *g == GeoKind::Flat2d)
+        .map(|(i, _)| *i)
+        .collect();
+    if flat.len() > 1 || flat.first().is_some_and(|&i| i != 0) {
+        return Err(Error::location(13023, "2d has to be first in index"));
+    }
+    if !flat.is_empty() && geo.len() > 1 {
+        return Err(cannot_create("can't have 2 geo fields"));
+    }
+    Ok(geo)
+}
+
+/// `2dsphereIndexVersion` (3; 2 behaves the same here), and a 2d index's
+/// `min`, `max` and `bits`.
+fn geo_option(spec: &mut IndexSpec, k: &str, v: &Bson) -> Result<()> {
+    let sphere = spec.geo.iter().any(|(_, g)| *g == GeoKind::Sphere2d);
+    let number = to_f64(v).filter(|_| is_number(v));
+    match (k, sphere, number) {
+        ("2dsphereIndexVersion", true, Some(x)) if x == 2.0 || x == 3.0 => Ok(()),
+        ("2dsphereIndexVersion", true, Some(1.0)) => Err(Error::not_supported(
+            "2dsphereIndexVersion 1",
+        )),
+        ("2dsphereIndexVersion", true, _) => Err(cannot_create(format!(
+            "unsupported geo index version {{ 2dsphereIndexVersion : {} }}, only support versions: [1,2,3]",
+            inline(v)
+        ))),
+        ("min", false, Some(x)) => {
+            spec.flat_range.min = x;
+            Ok(())
+        }
+        ("max", false, Some(x)) => {
+            spec.flat_range.max = x;
+            Ok(())
+        }
+        ("bits", false, Some(x)) if (1.0..=32.0).contains(&x) => Ok(()),
+        ("bits", false, Some(_)) => Err(Error::location(
+            13028,
+            "bits in geo index must be between 1 and 32",
+        )),
+        _ => Err(invalid_option(format!(
+            "The field '{k}' is not valid for this index type"
+        ))),
+    }
 }
 
 /// TTL: a non-negative number of seconds on a single-field index.
