@@ -114,6 +114,7 @@ mod tests {
             now: bson::DateTime::from_millis(0),
             extjson: true,
             new_id: &id,
+            tz: None,
         };
         parse_database(src, &ctx)
     }
@@ -169,6 +170,7 @@ mod tests {
             now: bson::DateTime::from_millis(0),
             extjson: true,
             new_id: &new_id,
+            tz: None,
         };
         let mut converted = 0;
         for key in KEYS.iter().filter(|k| is_wrapper_key(k)) {

@@ -9,11 +9,18 @@ pub struct RunCtx {
     pub now: DateTime,
     /// Seed for `$rand` and `$sample`.
     pub seed: u64,
+    /// The run's time zone: local-time dates (`new Date(2003, 0, 7)`, date
+    /// strings without a zone) are read in it. `None`: UTC.
+    pub tz: Option<crate::tzdb::Tz>,
 }
 
 impl RunCtx {
     pub fn new(now: DateTime, seed: u64) -> RunCtx {
-        RunCtx { now, seed }
+        RunCtx {
+            now,
+            seed,
+            tz: None,
+        }
     }
 
     /// The run's pseudo-random sequence for one consumer (`$rand`, `$sample`):
@@ -53,6 +60,7 @@ impl Default for RunCtx {
         RunCtx {
             now: DateTime::from_millis(1_704_067_200_000),
             seed: 0,
+            tz: None,
         }
     }
 }

@@ -5,7 +5,7 @@
 //!
 //! Layers, lowest first; a module uses only itself and the modules listed before
 //! it (tests/layers.rs reads these lines and checks every file's imports):
-//! - values and text: error, messages, base64, sorting, budget, context, tzdb, value, pcre, text, json
+//! - values and text: error, messages, base64, sorting, budget, tzdb, context, collation, value, pcre, text, json
 //! - geometry: geo
 //! - reader: shell, config, link
 //! - text search: fts
@@ -25,6 +25,7 @@ pub mod assist;
 pub mod base64;
 pub mod bench_api;
 pub mod budget;
+pub mod collation;
 pub mod config;
 pub mod context;
 pub mod engine;
@@ -84,6 +85,7 @@ pub fn load_database(db_text: &str, run: &RunCtx) -> Result<Database> {
             now: run.now,
             extjson: true,
             new_id: &db,
+            tz: run.tz,
         };
         config::parse_database(db_text, &ctx).map_err(|e| loading(e, db_text))?
     };

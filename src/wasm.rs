@@ -1,16 +1,19 @@
 //! The page's entry points (wasm32 only): a thin adapter over the page's runner
 //! (`crate::page`, which runs through the facade's [`crate::run_each`]) and [`crate::format`]. Run results cross to JavaScript as JSON text parsed by
-//! `JSON.parse`, far faster than building JS objects value by value; the small
-//! answers (format, links, statements) too.
+//! `JSON.parse`, far faster than building JS objects value by value (BENCHMARKS.md);
+//! the small answers (format, links, statements, operator docs) as JS
+//! objects built by serde-wasm-bindgen.
 use crate::page::{self, Collections};
 use crate::RunCtx;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
-/// A small answer as a plain JS object (through its JSON text: no serde code
-/// for JS values in the wasm).
+/// A small answer as a plain JS object (maps as objects, as `JSON.parse` gives them).
 fn to_js(value: &serde_json::Value) -> Result<JsValue, JsError> {
-    parse(&crate::json::to_string(value))
+    use serde::Serialize;
+    let js = value.serialize(&serde_wasm_bindgen::Serializer::json_compatible());
+    // An integer past 2^53 does not convert: through JSON text it rounds, as JavaScript's own.
+    js.or_else(|_| parse(&crate::json::to_string(value)))
 }
 
 fn parse(text: &str) -> Result<JsValue, JsError> {
@@ -18,7 +21,23 @@ fn parse(text: &str) -> Result<JsValue, JsError> {
 }
 
 fn ctx(now_millis: f64, seed: f64) -> RunCtx {
-    RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64)
+    let mut run = RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64);
+    run.tz = TIME_ZONE.with(Cell::get);
+    run
+}
+
+thread_local! {
+    /// The page's run setting for local-time dates (`None`: UTC).
+    static TIME_ZONE: Cell<Option<crate::tzdb::Tz>> = const { Cell::new(None) };
+}
+
+/// Set the time zone of the following runs' local-time dates (an Olson
+/// name; empty for UTC). False, leaving UTC, for a name the engine does not know.
+#[wasm_bindgen]
+pub fn set_time_zone(name: &str) -> bool {
+    let tz = crate::tzdb::Tz::parse(name);
+    TIME_ZONE.with(|t| t.set(tz));
+    name.is_empty() || tz.is_some()
 }
 
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run
@@ -36,16 +55,30 @@ pub fn run(db: &str, script: &str, now_millis: f64, seed: f64) -> Result<JsValue
 }
 
 thread_local! {
-    static CACHE: RefCell<page::Cache> = RefCell::new(page::Cache::default());
+    static CACHE: RefCell<page::Cache> = RefCell::new(page::Cache::paged());
+}
+
+/// Documents `from..from + count` of result `index` of the last [`run_page`]
+/// (whose output holds a long result's first page and its length in `totals`):
+/// JSON text `{docs, shell}`, or `null` when that result was not cut. The first
+/// request for a result runs the script again (see `page::paging`).
+#[wasm_bindgen]
+pub fn result_page(index: u32, from: u32, count: u32) -> String {
+    CACHE.with(|cache| {
+        cache
+            .borrow_mut()
+            .page_json(index as usize, from as usize, count as usize)
+    })
 }
 
 /// What the page's worker calls: the output of [`run`] as JSON text, with
 /// `collections` limited to the collections the script changed (the page shows
-/// nothing else), `stmts` the statements with results, and with `check` (a
-/// tutorial step's check as JSON text) the verdict on this very run as `check`:
-/// `{ok, feedback: [{key, ...params}], differences: [...]}`, or `{error}` when the
-/// check itself is malformed. The configuration stays loaded between calls
-/// while its text is unchanged; each run starts from a fresh copy of it.
+/// nothing else), `stmts` the statements with results, long results cut to their
+/// first page ([`result_page`]), and with `check` (a tutorial step's check as
+/// JSON text) the verdict on this very run as `check`: `{ok, feedback: [{key,
+/// ...params}], differences: [...]}`, or `{error}` when the check itself is
+/// malformed. The configuration stays loaded between calls while its text is
+/// unchanged; each run starts from a fresh copy of it.
 #[wasm_bindgen]
 pub fn run_page(
     db: &str,

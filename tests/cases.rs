@@ -137,6 +137,7 @@ fn value_of(text: &str) -> Result<Bson, String> {
         now: RunCtx::default().now,
         extjson: false,
         new_id: &|| bson::oid::ObjectId::from_bytes([0; 12]),
+        tz: None,
     };
     match script.stmts.as_slice() {
         [stmt] => match &stmt.kind {

@@ -306,3 +306,51 @@ fn link_carries_a_language_and_refuses_others() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--lang"), "{}", stderr(&o));
 }
+
+#[test]
+fn local_time_dates_are_read_in_the_runs_time_zone() {
+    let script = "[new Date(2003, 0, 7), new Date(\"Jan 7, 2003\"), new Date(\"2003-01-07T10:00\"), new Date(\"2003-01-07\"), new Date(\"2003-07-07T10:00\")]";
+    // UTC by default.
+    let o = mqlplay(&["run", "-"], script);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("ISODate('2003-01-07T00:00:00.000Z')")
+            && stdout(&o).contains("ISODate('2003-01-07T10:00:00.000Z')"),
+        "{}",
+        stdout(&o)
+    );
+    // Paris is UTC+1 in winter, UTC+2 in summer; a date-only ISO form stays UTC (as in V8).
+    let o = mqlplay(&["run", "--tz", "Europe/Paris", "-"], script);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(
+        out.matches("ISODate('2003-01-06T23:00:00.000Z')").count(),
+        2,
+        "{out}"
+    );
+    assert!(out.contains("ISODate('2003-01-07T09:00:00.000Z')"), "{out}");
+    assert!(out.contains("ISODate('2003-01-07T00:00:00.000Z')"), "{out}");
+    assert!(out.contains("ISODate('2003-07-07T08:00:00.000Z')"), "{out}");
+    let o = mqlplay(&["run", "--tz", "Mars/Olympus", "-"], script);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--tz"), "{}", stderr(&o));
+}
+
+#[test]
+fn links_carry_the_time_zone() {
+    let o = mqlplay(
+        &["link", "--tz", "America/New_York", "-"],
+        "new Date(2003, 0, 7)",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let link = stdout(&o).trim().to_string();
+    let state = mqlplay::link::decode(&link).expect("a link");
+    assert_eq!(state.tz.as_deref(), Some("America/New_York"));
+    let back = mqlplay(&["run", "--link", &link], "");
+    assert_eq!(back.status.code(), Some(0), "{}", stderr(&back));
+    assert!(
+        stdout(&back).contains("ISODate('2003-01-07T05:00:00.000Z')"),
+        "{}",
+        stdout(&back)
+    );
+}

@@ -30,6 +30,7 @@ fn state() -> impl Strategy<Value = LinkState> {
                 tutorial,
                 step,
                 lang: lang.map(str::to_string),
+                tz: None,
             },
         )
 }
@@ -109,6 +110,7 @@ proptest! {
             tutorial: None,
             step: None,
             lang: None,
+            tz: None,
         };
         let decoded = decode(&encode(&s));
         prop_assert_eq!(decoded.as_ref(), Ok(&s));

@@ -20,6 +20,7 @@ fn read(text: &str) -> Result<Bson, String> {
         now: bson::DateTime::from_millis(0),
         extjson: false,
         new_id: &new_id,
+        tz: None,
     };
     let node = parse_expression(text).map_err(|e| format!("{text}: {e}"))?;
     lower(&node, &ctx).map_err(|e| format!("{text}: {e}"))

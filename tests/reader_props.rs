@@ -99,6 +99,7 @@ fn with_ctx<T>(extjson: bool, f: impl FnOnce(&LowerCtx) -> T) -> T {
         now: bson::DateTime::from_millis(0),
         extjson,
         new_id: &new_id,
+        tz: None,
     };
     f(&ctx)
 }

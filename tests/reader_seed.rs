@@ -39,6 +39,7 @@ fn with_ctx<T>(f: impl FnOnce(&LowerCtx) -> T) -> T {
         now: bson::DateTime::from_millis(0),
         extjson: false,
         new_id: &new_id,
+        tz: None,
     };
     f(&ctx)
 }

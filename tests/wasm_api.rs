@@ -112,6 +112,27 @@ fn run_page_reports_statements_and_judges_its_run() {
     assert!(!plain.contains(r#""check""#), "{plain}");
 }
 
+/// A long result crosses a page at a time: `totals` gives its length, `result_page`
+/// the documents after the first page (`null` for a result that was not cut), and
+/// the small answers come as plain objects (serde-wasm-bindgen).
+#[wasm_bindgen_test]
+fn long_results_are_paged_and_small_answers_are_objects() {
+    let docs: Vec<String> = (0..130).map(|i| format!("{{_id: {i}}}")).collect();
+    let db = format!("db = {{ c: [{}] }}", docs.join(","));
+    let text = mqlplay::wasm::run_page(&db, "db.c.find()\ndb.c.find().limit(3)", 0.0, 0.0, None);
+    assert!(text.contains(r#""totals":[130,null]"#), "{text}");
+    let page = mqlplay::wasm::result_page(0, 100, 100);
+    assert!(page.starts_with(r#"{"docs":[{"_id":100},"#), "{page}");
+    assert!(page.contains(r#"{"_id":129}],"shell":["#), "{page}");
+    assert_eq!(mqlplay::wasm::result_page(1, 100, 100), "null");
+    let stmts = mqlplay::wasm::statements("db.c.find()").expect("statements");
+    let json = js_sys::JSON::stringify(&stmts)
+        .expect("json")
+        .as_string()
+        .unwrap_or_default();
+    assert_eq!(json, r#"[{"start":0,"end":11,"text":"db.c.find()"}]"#);
+}
+
 /// Nesting far past the limits answers with an error on wasm's own 1 MiB
 /// stack (no trap): calls, indexes, constructors, brackets, long paths.
 /// Optimised builds only, as the page's wasm is: an unoptimised build's

@@ -72,7 +72,10 @@ pub fn hash_value(v: &Bson, h: &mut FxHasher) {
             };
             h.write_u64(bits);
         }
-        Bson::String(s) | Bson::Symbol(s) => h.write(s.as_bytes()),
+        Bson::String(s) | Bson::Symbol(s) => match crate::collation::hash_bytes(s) {
+            Some(key) => h.write(&key),
+            None => h.write(s.as_bytes()),
+        },
         Bson::Document(d) => hash_document(d, h),
         Bson::Array(items) => {
             h.write_usize(items.len());
@@ -122,7 +125,9 @@ pub fn hash_of(v: &Bson) -> u64 {
 #[inline]
 fn same_key(a: &Bson, b: &Bson) -> bool {
     match (a, b) {
-        (Bson::String(x), Bson::String(y)) => same_bytes(x.as_bytes(), y.as_bytes()),
+        (Bson::String(x), Bson::String(y)) => {
+            same_bytes(x.as_bytes(), y.as_bytes()) || crate::collation::equal_strings(x, y)
+        }
         _ => equal(a, b),
     }
 }

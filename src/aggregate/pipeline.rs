@@ -196,9 +196,24 @@ impl Pipeline {
         db: &mut Database,
         scope: &Scope,
     ) -> Result<Vec<Document>> {
-        let (body, write) = match self.stages.split_last() {
-            Some((w @ (Stage::Out(_) | Stage::Merge(_)), rest)) => (rest, Some(w)),
-            _ => (&self.stages[..], None),
+        let result = self.run_body(source, db, scope)?;
+        self.write_result(result, db, scope)
+    }
+
+    /// The database a final `$out`/`$merge` names (`{db, coll}`), if any.
+    pub fn write_database(&self) -> Option<&str> {
+        match self.stages.last() {
+            Some(Stage::Out(o)) => o.database(),
+            Some(Stage::Merge(m)) => m.database(),
+            _ => None,
+        }
+    }
+
+    /// The stages before a final `$out`/`$merge`: its input documents.
+    pub fn run_body(&self, source: Source, db: &Database, scope: &Scope) -> Result<Vec<Document>> {
+        let body = match self.stages.split_last() {
+            Some((Stage::Out(_) | Stage::Merge(_), rest)) => rest,
+            _ => &self.stages[..],
         };
         let result: Vec<Document> = {
             let dbr: &Database = db;
@@ -229,7 +244,18 @@ impl Pipeline {
                 })
                 .collect()
         };
-        match write {
+        Ok(result)
+    }
+
+    /// Write `result` as a final `$out`/`$merge` says (into `db`); without one,
+    /// `result` is the answer.
+    pub fn write_result(
+        &self,
+        result: Vec<Document>,
+        db: &mut Database,
+        scope: &Scope,
+    ) -> Result<Vec<Document>> {
+        match self.stages.last() {
             Some(Stage::Out(o)) => {
                 o.write(result, db, scope)?;
                 Ok(Vec::new())

@@ -40,6 +40,7 @@ pub fn check_script(script: &str) -> Vec<Error> {
             now: bson::DateTime::from_millis(0),
             extjson: false,
             new_id: &ids,
+            tz: None,
         };
         let result = match crate::engine::decode_chain(node, &ctx) {
             Ok(Some(chain)) => check_chain(&chain, node).map(|()| None),

@@ -52,6 +52,7 @@ pub fn check_database(db_text: &str) -> (Vec<Error>, Summary) {
         now: bson::DateTime::from_millis(0),
         extjson: true,
         new_id: &ids,
+        tz: None,
     };
     match crate::config::parse_database(db_text, &ctx) {
         Ok(colls) => {

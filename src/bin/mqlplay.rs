@@ -11,11 +11,11 @@ use std::time::Duration;
 
 const USAGE: &str = "usage:
   mqlplay run [--db FILE] [--format shell|relaxed|canonical] [--now ISODATE] [--seed N]
-              [--timeout SECONDS] [--max-memory MIB] SCRIPT_FILE|-
+              [--tz ZONE] [--timeout SECONDS] [--max-memory MIB] SCRIPT_FILE|-
   mqlplay run --link URL|-|@FILE [--format shell|relaxed|canonical] [--timeout SECONDS]
               [--max-memory MIB]
   mqlplay fmt FILE|-
-  mqlplay link [--db FILE] [--now ISODATE] [--seed N] [--view shell|tree|ejson] [--lang en|pt-BR|ja|ko|de] [--base URL] SCRIPT_FILE|-";
+  mqlplay link [--db FILE] [--now ISODATE] [--seed N] [--tz ZONE] [--view shell|tree|ejson] [--lang en|pt-BR|ja|ko|de] [--base URL] SCRIPT_FILE|-";
 
 /// Where `mqlplay link` points by default: `./build.sh serve`.
 const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
@@ -122,6 +122,8 @@ struct Job {
     script: String,
     now: bson::DateTime,
     seed: u64,
+    /// The run's time zone for local-time dates (`None`: UTC).
+    tz: Option<mqlplay::tzdb::Tz>,
     mode: Option<Mode>,
     /// The run's memory budget (bytes).
     max_memory: usize,
@@ -133,13 +135,15 @@ fn run(args: &[String]) -> ExitCode {
     let mut script_file = None;
     let mut now = None;
     let mut seed = None;
+    let mut tz = None;
     let mut link = None;
     let mut timeout = DEFAULT_TIMEOUT;
     let mut max_memory = mqlplay::budget::LIMIT;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--db" | "--format" | "--now" | "--seed" | "--link" | "--timeout" | "--max-memory" => {
+            "--db" | "--format" | "--now" | "--seed" | "--tz" | "--link" | "--timeout"
+            | "--max-memory" => {
                 let Some(v) = it.next() else {
                     return usage(&format!("{a} needs a value"));
                 };
@@ -147,6 +151,10 @@ fn run(args: &[String]) -> ExitCode {
                     "--db" => db_file = Some(v.clone()),
                     "--format" => format = v.clone(),
                     "--link" => link = Some(v.clone()),
+                    "--tz" => match zone(v) {
+                        Ok(z) => tz = Some(z),
+                        Err(code) => return code,
+                    },
                     "--now" => match bson::DateTime::parse_rfc3339_str(v) {
                         Ok(d) => now = Some(d),
                         Err(_) => {
@@ -193,9 +201,14 @@ fn run(args: &[String]) -> ExitCode {
         other => return usage(&format!("unknown format {other}")),
     };
     let job = if let Some(link) = link {
-        if script_file.is_some() || db_file.is_some() || now.is_some() || seed.is_some() {
+        if script_file.is_some()
+            || db_file.is_some()
+            || now.is_some()
+            || seed.is_some()
+            || tz.is_some()
+        {
             return usage(
-                "--link carries the database, script, instant and seed; give none of them",
+                "--link carries the database, script, instant, seed and time zone; give none of them",
             );
         }
         // `--link -` reads the link from stdin, `--link @FILE` from a file
@@ -213,6 +226,7 @@ fn run(args: &[String]) -> ExitCode {
         };
         match mqlplay::link::decode(&link) {
             Ok(state) => Job {
+                tz: state.tz.as_deref().and_then(mqlplay::tzdb::Tz::parse),
                 db: state.db,
                 script: state.script,
                 now: bson::DateTime::from_millis(state.now),
@@ -242,6 +256,7 @@ fn run(args: &[String]) -> ExitCode {
             script,
             now: now.unwrap_or_else(system_now),
             seed: seed.unwrap_or(0),
+            tz,
             mode,
             max_memory,
         }
@@ -284,7 +299,8 @@ fn with_timeout(seconds: u64, f: impl FnOnce() -> ExitCode + Send + 'static) -> 
 }
 
 fn execute(job: &Job) -> ExitCode {
-    let run = RunCtx::new(job.now, job.seed);
+    let mut run = RunCtx::new(job.now, job.seed);
+    run.tz = job.tz;
     let (db_text, script) = (job.db.as_str(), job.script.as_str());
     if let Some(mode) = job.mode {
         // One JSON object, printed when the run ends.
@@ -360,7 +376,7 @@ fn link(args: &[String]) -> ExitCode {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--db" | "--now" | "--seed" | "--view" | "--lang" | "--base" => {
+            "--db" | "--now" | "--seed" | "--tz" | "--view" | "--lang" | "--base" => {
                 let Some(v) = it.next() else {
                     return usage(&format!("{a} needs a value"));
                 };
@@ -374,6 +390,10 @@ fn link(args: &[String]) -> ExitCode {
                         return usage(&format!("--lang is one of en, pt-BR, ja, ko, de; got {v}"))
                     }
                     "--base" => base = v.clone(),
+                    "--tz" => match zone(v) {
+                        Ok(z) => state.tz = Some(z.name().to_string()),
+                        Err(code) => return code,
+                    },
                     "--now" => match bson::DateTime::parse_rfc3339_str(v) {
                         Ok(d) => now = Some(d),
                         Err(_) => {
@@ -430,6 +450,15 @@ fn fmt(args: &[String]) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `--tz`: an Olson time zone name (`Europe/Paris`); UTC is the default.
+fn zone(name: &str) -> Result<mqlplay::tzdb::Tz, ExitCode> {
+    mqlplay::tzdb::Tz::parse(name).ok_or_else(|| {
+        usage(&format!(
+            "--tz needs a time zone name like Europe/Paris or America/New_York, got {name}"
+        ))
+    })
 }
 
 fn system_now() -> bson::DateTime {

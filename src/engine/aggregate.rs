@@ -48,7 +48,10 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
         return super::explain::aggregate(session, coll, &stages, v).map_err(|e| e.at(c.span));
     }
     let mut ctx = CompileCtx::default();
-    let mut scope = Scope::new(&session.run);
+    // A copy: the scope must not borrow the session, which a write into another database switches.
+    let run = session.run;
+    let mut scope = Scope::new(&run);
+    let mut _collation = None;
     if let Some(options) = options {
         for (k, v) in options {
             match k.as_str() {
@@ -62,8 +65,10 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
                     };
                     bind_let(vars, &mut ctx, &mut scope).map_err(|e| e.at(call.span))?;
                 }
+                // The engine made it active for `db.c.aggregate`; `db.aggregate` comes here only.
                 "collation" => {
-                    return Err(Error::not_supported("the collation option").at(call.span))
+                    let c = crate::storage::collation::parse(v).map_err(|e| e.at(call.span))?;
+                    _collation = Some(crate::collation::scoped(c));
                 }
                 "explain" => {
                     if let (Some(coll), true) =
@@ -119,9 +124,23 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
             Source::Empty
         }
     };
-    let docs = pipeline
-        .run_source(source, session.db, &scope)
-        .map_err(|e| e.at(call.span))?;
+    let docs = match pipeline.write_database().filter(|d| *d != session.current) {
+        // `$out`/`$merge` into another database: read here, write there.
+        Some(target) => {
+            let target = target.to_string();
+            let docs = pipeline
+                .run_body(source, session.db, &scope)
+                .map_err(|e| e.at(call.span))?;
+            let home = session.current.clone();
+            session.switch_db(&target).map_err(|e| e.at(call.span))?;
+            let written = pipeline.write_result(docs, session.db, &scope);
+            session.switch_db(&home)?;
+            written.map_err(|e| e.at(call.span))?
+        }
+        None => pipeline
+            .run_source(source, session.db, &scope)
+            .map_err(|e| e.at(call.span))?,
+    };
     cursor_methods(
         Bson::Array(docs.into_iter().map(Bson::Document).collect()),
         calls,

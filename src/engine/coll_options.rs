@@ -3,12 +3,14 @@
 //! is refused by name (`CommandNotSupported`), never accepted and ignored.
 //! https://www.mongodb.com/docs/manual/reference/command/create/
 use super::{stats, Call, Database};
+use crate::collation::Collation;
 use crate::context::RunCtx;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use crate::query::Filter;
 use crate::storage::options::{self, Capped, CollectionOptions};
 use bson::{Bson, Document};
+use std::rc::Rc;
 
 /// `create` fields with no effect on one in-memory database: accepted.
 const WITHOUT_EFFECT: &[&str] = &["writeConcern", "comment"];
@@ -22,7 +24,6 @@ const NOT_IMPLEMENTED: &[&str] = &[
     "indexOptionDefaults",
     "viewOn",
     "pipeline",
-    "collation",
     "expireAfterSeconds",
     "clusteredIndex",
     "changeStreamPreAndPostImages",
@@ -32,13 +33,18 @@ const NOT_IMPLEMENTED: &[&str] = &[
     "flags",
 ];
 
-/// `createCollection(name, options)`'s options, checked and compiled.
-pub fn parse_create(options: Option<&Document>) -> Result<CollectionOptions> {
+/// `createCollection(name, options)`'s options, checked and compiled, and the
+/// collection's default collation if they give one.
+pub fn parse_create(
+    options: Option<&Document>,
+) -> Result<(CollectionOptions, Option<Rc<Collation>>)> {
     let mut out = CollectionOptions::default();
+    let mut collation = None;
     let (mut capped, mut size, mut max) = (false, None, None);
     for (k, v) in options.into_iter().flatten() {
         match k.as_str() {
             k if WITHOUT_EFFECT.contains(&k) => {}
+            "collation" => collation = crate::storage::collation::parse(v)?,
             // IDL's safeBool: numbers count too.
             "capped" => capped = truthy(v),
             "size" => size = Some(options::number("create", k, v)?),
@@ -88,7 +94,7 @@ pub fn parse_create(options: Option<&Document>) -> Result<CollectionOptions> {
             "a time series collection with '{other}'"
         )));
     }
-    Ok(out)
+    Ok((out, collation))
 }
 
 /// IDL's safeBool: false, null, undefined and zero are false.

@@ -2,11 +2,13 @@
 //! `getIndexes`, `getIndexKeys`, `hideIndex`, `unhideIndex`.
 //! See https://www.mongodb.com/docs/manual/reference/method/js-collection/.
 use super::{Call, Command, Database, Method, Session};
+use crate::collation::Collation;
 use crate::error::{Error, Result};
 use crate::storage::index::spec::IndexSpec;
 use crate::storage::Collection;
 use crate::text::shell::type_name;
 use bson::{doc, Bson, Document};
+use std::rc::Rc;
 
 pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
     let (coll, call) = (cmd.collection, cmd.call);
@@ -15,7 +17,8 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
         Method::CreateIndex => {
             call.max_args(3)?;
             let keys = keys_arg(call)?;
-            let spec = parse(call, keys)?;
+            let default = super::collation::of_collection(session, coll);
+            let spec = parse(call, keys, &default)?;
             let name = spec.name.clone();
             session.db.collection_mut(coll).create_index(&ns, spec)?;
             crate::budget::check_for(crate::budget::INDEX_KEYS)?;
@@ -28,6 +31,7 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
                     "createIndexes() needs an array of key patterns",
                 ));
             };
+            let default = super::collation::of_collection(session, coll);
             let mut specs = Vec::with_capacity(items.len());
             for item in items {
                 let Bson::Document(keys) = item else {
@@ -36,7 +40,7 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
                         type_name(item)
                     )));
                 };
-                specs.push(parse(call, keys)?);
+                specs.push(parse(call, keys, &default)?);
             }
             // All or nothing, as one createIndexes command.
             // (createIndexes creates a missing collection even when it then fails.)
@@ -141,13 +145,18 @@ fn keys_arg(call: &Call) -> Result<&Document> {
     }
 }
 
-fn parse(call: &Call, keys: &Document) -> Result<IndexSpec> {
+fn parse(call: &Call, keys: &Document, default: &Option<Rc<Collation>>) -> Result<IndexSpec> {
     let empty = Document::new();
     let options = call.doc_arg(1, "index options")?.unwrap_or(&empty);
-    IndexSpec::parse(keys, options).map_err(|e| match call.arg(1).or(call.arg(0)) {
-        Some(a) => e.at(a.span),
-        None => e,
-    })
+    let mut spec =
+        IndexSpec::parse(keys, options).map_err(|e| match call.arg(1).or(call.arg(0)) {
+            Some(a) => e.at(a.span),
+            None => e,
+        })?;
+    if !options.contains_key("collation") {
+        spec.inherit_collation(default.clone());
+    }
+    Ok(spec)
 }
 
 /// An index named or given by key pattern, as its name.

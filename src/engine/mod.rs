@@ -4,6 +4,7 @@ mod aggregate;
 mod answer;
 mod call;
 mod coll_options;
+mod collation;
 mod command;
 mod explain;
 mod indexes;
@@ -47,6 +48,7 @@ pub struct Session<'a> {
 
 impl<'a> Session<'a> {
     pub fn new(db: &'a mut Database, run: RunCtx) -> Session<'a> {
+        Database::set_current_name(DB_NAME);
         Session {
             db,
             run,
@@ -72,6 +74,7 @@ impl<'a> Session<'a> {
         let outgoing = std::mem::replace(&mut *self.db, incoming);
         let previous = std::mem::replace(&mut self.current, name.to_string());
         self.parked.push((previous, outgoing));
+        Database::set_current_name(name);
         Ok(())
     }
 
@@ -200,6 +203,7 @@ impl<'a> Session<'a> {
             now: self.run.now,
             extjson: false,
             new_id: &*self.db,
+            tz: self.run.tz,
         }
     }
 
@@ -270,6 +274,7 @@ impl<'a> Session<'a> {
     /// Run one collection method (with its cursor modifiers).
     fn run_command(&mut self, cmd: &Command) -> Result<Answer> {
         let (coll, call) = (cmd.collection, cmd.call);
+        let _collation = crate::collation::scoped(collation::of_command(self, cmd)?);
         let value = match cmd.method.family() {
             Family::Read => return read::run(self, cmd),
             Family::Write => {
@@ -349,7 +354,7 @@ impl<'a> Session<'a> {
                     }
                 };
                 call.max_args(2)?;
-                let options =
+                let (options, collation) =
                     coll_options::parse_create(call.doc_arg(1, "createCollection() options")?)
                         .map_err(|e| e.at(call.span))?;
                 if self.db.collection(&name).is_some() {
@@ -358,7 +363,9 @@ impl<'a> Session<'a> {
                         Database::namespace(&name)
                     )));
                 }
-                self.db.collection_mut(&name).set_options(options);
+                let coll = self.db.collection_mut(&name);
+                coll.set_options(options);
+                coll.set_collation(collation);
                 Ok(bson::bson!({ "ok": 1 }))
             }
             "runCommand" => coll_options::run_command(self.db, call).map_err(|e| e.at(call.span)),

@@ -1,7 +1,7 @@
 //! Sizes and metadata: `db.<coll>.stats()`, `db.stats()`, `db.getCollectionInfos()`,
 //! `Object.bsonsize(doc)`. Shaped like MongoDB 8's output, with the fields a
 //! playground can know (no storage engine details).
-use super::{Collection, Database, DB_NAME};
+use super::{Collection, Database};
 use crate::error::{Error, Result};
 use crate::value::size::bson_size;
 use bson::{doc, Bson, Document};
@@ -63,7 +63,7 @@ pub fn db_stats(db: &Database) -> Bson {
     }
     let avg = if objects == 0 { 0 } else { size / objects };
     Bson::Document(doc! {
-        "db": DB_NAME,
+        "db": Database::current_name(),
         "collections": num(collections),
         "views": 0,
         "objects": num(objects),
@@ -86,13 +86,18 @@ pub fn collection_infos(db: &Database) -> Bson {
     Bson::Array(
         names
             .into_iter()
-            .filter_map(|n| Some((n, db.collection(n)?.options())))
-            .map(|(n, options)| {
+            .filter_map(|n| Some((n, db.collection(n)?)))
+            .map(|(n, c)| {
+                let options = c.options();
                 let timeseries = options.timeseries.is_some();
+                let mut shown = options.to_document();
+                if let Some(collation) = c.collation() {
+                    shown.insert("collation", collation.spec().clone());
+                }
                 let mut d = doc! {
                     "name": n,
                     "type": if timeseries { "timeseries" } else { "collection" },
-                    "options": options.to_document(),
+                    "options": shown,
                     "info": { "readOnly": false },
                 };
                 if !timeseries {

@@ -9,8 +9,8 @@
 use crate::query::regex_value;
 pub use crate::query::{Cond, PathCond};
 use crate::text::server::server_string;
-use crate::value::compare;
 use crate::value::numeric::is_number;
+use crate::value::order::compare_binary as compare;
 use bson::oid::ObjectId;
 use bson::{Binary, Bson, Document, Timestamp};
 use std::cmp::Ordering;

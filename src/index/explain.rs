@@ -12,7 +12,7 @@ use super::plan::{Access, Executed, IndexPlan, Plan, ScanStats};
 use crate::error::{Error, Result};
 use crate::query::sort::SortSpec;
 use crate::storage::index::Index;
-use crate::storage::{Collection, Database, DB_NAME};
+use crate::storage::{Collection, Database};
 use crate::text::shell::type_name;
 use bson::{doc, Bson, Document};
 
@@ -432,7 +432,7 @@ fn find_command(coll: &str, shape: &FindShape, hint: Option<&Bson>) -> Document 
     if let Some(h) = hint {
         d.insert("hint", h.clone());
     }
-    d.insert("$db", DB_NAME);
+    d.insert("$db", Database::current_name());
     d
 }
 

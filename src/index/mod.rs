@@ -2,6 +2,7 @@
 //! a filter gives an index's fields, the scan itself, and explain's stage
 //! trees. The indexes themselves are storage (`crate::storage::index`).
 pub mod bounds;
+pub mod collation;
 pub mod explain;
 pub mod parsed;
 pub mod plan;

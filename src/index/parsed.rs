@@ -128,7 +128,7 @@ fn wrap(op: &str, v: Bson) -> Bson {
 fn sorted_set(v: Bson) -> Bson {
     match v {
         Bson::Array(mut items) => {
-            crate::sorting::sort_by(&mut items, crate::value::compare);
+            crate::sorting::sort_by(&mut items, crate::value::order::compare_binary);
             items.dedup_by(|a, b| crate::value::equal(a, b));
             Bson::Array(items)
         }

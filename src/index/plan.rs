@@ -177,7 +177,9 @@ pub fn plan(
                     return Err(bad_hint());
                 }
             }
-            plans.push(index_plan(ix, i, &conds, sort));
+            let mut p = index_plan(ix, i, &conds, sort);
+            super::collation::fit(ix, &conds, &mut p);
+            plans.push(p);
         }
         Hint::None => {
             for (i, ix) in c.indexes().iter().enumerate() {
@@ -185,7 +187,10 @@ pub fn plan(
                 if ix.spec.hidden || ix.spec.text.is_some() || !ix.spec.geo.is_empty() {
                     continue;
                 }
-                let p = index_plan(ix, i, &conds, sort);
+                let mut p = index_plan(ix, i, &conds, sort);
+                if !super::collation::fit(ix, &conds, &mut p) {
+                    continue;
+                }
                 let uses_filter = conds.iter().any(|pc| {
                     pc.path == ix.spec.paths[0].dotted() && translate(&pc.cond).is_some()
                 });

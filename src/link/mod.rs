@@ -44,6 +44,9 @@ pub struct LinkState {
     /// default when they have not chosen one. The page ignores one it does not know.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
+    /// The run's time zone (an Olson name) for local-time dates; absent: UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tz: Option<String>,
 }
 
 fn default_view() -> String {
@@ -61,6 +64,7 @@ impl Default for LinkState {
             tutorial: None,
             step: None,
             lang: None,
+            tz: None,
         }
     }
 }
@@ -81,6 +85,11 @@ impl LinkState {
         }
         if !matches!(self.view.as_str(), "shell" | "tree" | "ejson") {
             return Err(Reason::UnknownView(self.view.clone()));
+        }
+        if let Some(tz) = &self.tz {
+            if crate::tzdb::Tz::parse(tz).is_none() {
+                return Err(Reason::UnknownTimeZone(tz.clone()));
+            }
         }
         Ok(())
     }
@@ -144,6 +153,7 @@ mod tests {
             tutorial: Some("basics".into()),
             step: Some(3),
             lang: Some("ja".into()),
+            tz: None,
         };
         let link = encode(&state);
         assert!(link.starts_with("v1"));

@@ -18,6 +18,7 @@ pub enum Reason {
     SeedTooLarge(u64),
     InstantOutOfRange(i64),
     UnknownView(String),
+    UnknownTimeZone(String),
 }
 
 impl Reason {
@@ -35,6 +36,7 @@ impl Reason {
             Reason::SeedTooLarge(_) => "seedTooLarge",
             Reason::InstantOutOfRange(_) => "instantOutOfRange",
             Reason::UnknownView(_) => "unknownView",
+            Reason::UnknownTimeZone(_) => "unknownTimeZone",
         }
     }
 
@@ -51,6 +53,7 @@ impl Reason {
             ],
             Reason::InstantOutOfRange(now) => vec![("now", now.to_string())],
             Reason::UnknownView(view) => vec![("view", format!("{view:?}"))],
+            Reason::UnknownTimeZone(tz) => vec![("zone", format!("{tz:?}"))],
             _ => Vec::new(),
         }
     }
@@ -88,6 +91,7 @@ impl fmt::Display for Reason {
             Reason::UnknownView(view) => {
                 write!(f, "unknown view {view:?} (expected shell, tree or ejson)")
             }
+            Reason::UnknownTimeZone(tz) => write!(f, "unknown time zone {tz:?}"),
         }
     }
 }
@@ -106,5 +110,6 @@ pub fn samples() -> Vec<Reason> {
         Reason::SeedTooLarge(1 << 60),
         Reason::InstantOutOfRange(i64::MAX),
         Reason::UnknownView("grid".into()),
+        Reason::UnknownTimeZone("Mars/Olympus".into()),
     ]
 }

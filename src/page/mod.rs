@@ -1,7 +1,8 @@
 //! The page's run output as one relaxed-Extended-JSON text (the worker hands it to
 //! `JSON.parse`): `{results, collections, names, error?, shell, work, collectionsShell, initial,
 //! initialShell, stmts, check?}` (`names`: every collection after the run; `stmts`: the script's
-//! statements; `check`: a tutorial step's verdict on this run).
+//! statements; `check`: a tutorial step's verdict on this run); from a [`Cache::paged`] cache
+//! also `totals`, and long results hold only their first page (see `paging`).
 //! The loaded configuration is kept between runs while its text (and seed, and the
 //! instant when the text can read it) is unchanged: each run starts from a copy,
 //! which shares the collections until the script writes one (see `storage`).
@@ -34,12 +35,55 @@ struct Loaded {
 #[derive(Default)]
 pub struct Cache {
     loaded: Option<Loaded>,
+    /// Whether long results are cut to their first page (the page's worker),
+    /// and what the last run kept of them.
+    paged: bool,
+    kept: paging::Kept,
+    /// The last run's Database text, script and context, run again for a cut result's pages.
+    last: Option<(std::rc::Rc<str>, String, RunCtx)>,
 }
 
 impl Cache {
     /// The text of the configuration kept loaded, if any.
     pub fn db_text(&self) -> Option<std::rc::Rc<str>> {
         self.loaded.as_ref().map(|l| std::rc::Rc::clone(&l.db_text))
+    }
+
+    /// A cache whose runs hand long results out a page at a time (see `paging`).
+    pub fn paged() -> Cache {
+        Cache {
+            paged: true,
+            ..Cache::default()
+        }
+    }
+
+    /// Documents of a result the last run cut (see `paging::page_json`); the
+    /// first request runs the script again to keep them.
+    pub fn page_json(&mut self, index: usize, from: usize, count: usize) -> String {
+        if self.kept.needs(index) {
+            self.keep_result(index);
+        }
+        paging::page_json(&self.kept, index, from, count)
+    }
+
+    fn keep_result(&mut self, index: usize) {
+        let Some((text, script, run)) = self.last.clone() else {
+            return;
+        };
+        let _budget = budget::start_run();
+        let Ok(start) = self.database(&text, &run) else {
+            return;
+        };
+        let mut db = start.clone();
+        let mut kept = std::mem::take(&mut self.kept);
+        let mut k = 0;
+        crate::run_each(&mut db, &script, &run, false, |r, _| {
+            if k == index {
+                kept.keep(index, &r);
+            }
+            k += 1;
+        });
+        self.kept = kept;
     }
 
     /// The database built from `db_text`, loaded again only when something it
@@ -104,6 +148,9 @@ pub fn run_judged(
     let mut work: Vec<Option<WorkDone>> = Vec::new();
     let mut results: Vec<Bson> = Vec::new();
     let mut stmts = serde_json::Value::Array(Vec::new());
+    let mut totals: Vec<Option<usize>> = Vec::new();
+    let paged = cache.paged;
+    let mut kept = paging::Kept::default();
     let mut db_failed = false;
     let (start, error, end) = match cache.database(db_text, run) {
         Err(e) => {
@@ -123,10 +170,14 @@ pub fn run_judged(
                         if !printed.is_empty() {
                             out.push(',');
                         }
-                        r.write_ejson(&mut out);
-                        printed.push(r.print_shell());
                         if judge.is_some() {
                             results.push(r.to_bson());
+                        }
+                        if paged {
+                            totals.push(kept.write_result(&r, &mut out, &mut printed));
+                        } else {
+                            r.write_ejson(&mut out);
+                            printed.push(r.print_shell());
                         }
                         work.push(w);
                     })
@@ -178,6 +229,10 @@ pub fn run_judged(
     }
     out.push_str("],\"work\":");
     write_work(&mut out, &work);
+    if paged {
+        out.push_str(",\"totals\":");
+        paging::write_totals(&mut out, &totals);
+    }
     out.push_str(",\"collectionsShell\":{");
     if let Some(end) = &end {
         for (i, name) in changed.iter().enumerate() {
@@ -229,6 +284,11 @@ pub fn run_judged(
         crate::json::write(&mut out, &judge(&outcome));
     }
     out.push('}');
+    cache.kept = kept;
+    cache.last = match &cache.loaded {
+        Some(l) if paged => Some((std::rc::Rc::clone(&l.db_text), script.to_string(), *run)),
+        _ => None,
+    };
     out
 }
 
@@ -342,6 +402,7 @@ pub fn run_once(db_text: &str, script: &str, run: &RunCtx) -> String {
 }
 
 pub mod export;
+pub mod paging;
 pub mod stages;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

@@ -1,8 +1,8 @@
-//! Unicode simple case folding for case-insensitive patterns. The regex engine
-//! (`regex-lite`, chosen for the page's download size) folds ASCII only, while
-//! MongoDB's PCRE in UTF mode also folds `é`/`É`, `σ`/`ς`/`Σ`, `k`/`K`/`K`
+//! Unicode simple case folding for case-insensitive patterns. MongoDB's PCRE
+//! in UTF mode folds `é`/`É`, `σ`/`ς`/`Σ`, `k`/`K`/`K`
 //! (Kelvin sign): `syntax` writes each such letter as a class of its
-//! case variants. The variants come from std's case mappings (no table of our
+//! case variants, so the translation carries PCRE's folding itself (the
+//! `regex` engine's own Unicode folding agrees, and the tests check it). The variants come from std's case mappings (no table of our
 //! own): a character's fold is its lowercase, or for the few that are their
 //! own lowercase (`ς`, `ſ`, `ϑ`...) the lowercase of their uppercase; the
 //! characters a fold cannot be reached back from (`K`, `ǅ`, `ς`...) are

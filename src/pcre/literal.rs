@@ -1,7 +1,7 @@
 //! Patterns that are a plain string, maybe anchored (`/^123_/`, `/abc/i`,
-//! `/789$/`): matched with string comparisons. The regex engine the page can
-//! afford (`regex-lite`) has no literal prefilter, and such patterns are the
-//! common case (prefix searches, LIKE-style matches).
+//! `/789$/`): matched with string comparisons, without building a regex
+//! search: such patterns are the common case (prefix searches, LIKE-style
+//! matches) and a comparison beats even the engine's literal prefilter.
 
 /// Where the literal must appear.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,5 +1,4 @@
-//! MongoDB's regular expressions (PCRE) on the engine the page uses
-//! (`regex-lite`): the pattern translated (`syntax`), Unicode case folding
+//! MongoDB's regular expressions (PCRE) on the `regex` crate: the pattern translated (`syntax`), Unicode case folding
 //! (`fold`), and plain-string patterns matched without a regex (`literal`).
 //! Shared by query `$regex` and the expression operators (`$regexMatch`,
 //! `$regexFind`, `$regexFindAll`), so both accept and refuse the same patterns.

@@ -1,8 +1,7 @@
-//! PCRE (what MongoDB uses) to the syntax of `regex-lite` (the engine the page
-//! can afford). The common subset passes through; PCRE-only literals are
+//! PCRE (what MongoDB uses) to the syntax of the `regex` crate. The common subset passes through; PCRE-only literals are
 //! rewritten (`{` that is not a quantifier, `[` inside a class, `$` before a
 //! final newline); under the `i` option a letter with non-ASCII case variants
-//! becomes a class of them (the engine folds ASCII only: see `fold`);
+//! becomes a class of them (see `fold`); `\w \d \s \b` stay ASCII;
 //! features the engine lacks (backreferences, lookaround, possessive
 //! quantifiers, atomic groups, recursion, Unicode properties) give an error
 //! naming the feature.
@@ -478,6 +477,24 @@ fn hex(chars: &[char], mut j: usize, max: usize) -> (u32, usize, usize) {
     (value, j, n)
 }
 
+/// A Perl class escape (`\d \D \w \W \s \S`, the letter `c`) as PCRE without
+/// UCP has it: ASCII only, and untouched by caseless matching (the engine's
+/// Unicode folding would add the Kelvin sign to `\w` under `i`). `\s` is
+/// PCRE2's set, with the vertical tab. Inside a class, the POSIX name alone.
+fn ascii_class(c: char, in_class: bool) -> String {
+    let name = match c.to_ascii_lowercase() {
+        'd' => "digit",
+        'w' => "word",
+        _ => "space",
+    };
+    let neg = if c.is_ascii_uppercase() { "^" } else { "" };
+    if in_class {
+        format!("[:{neg}{name}:]")
+    } else {
+        format!("(?-i:[[:{neg}{name}:]])")
+    }
+}
+
 /// An escape at `i` (the backslash): what it stands for and the index after it.
 fn escape(chars: &[char], i: usize, in_class: bool) -> Result<(Esc, usize)> {
     let Some(&c) = chars.get(i + 1) else {
@@ -508,16 +525,11 @@ fn escape(chars: &[char], i: usize, in_class: bool) -> Result<(Esc, usize)> {
         'Z' if !in_class => raw("(?:\\n?\\z)"),
         // PCRE without UCP (MongoDB's build): Perl classes and word boundaries are
         // ASCII, as the engine's.
-        'd' => raw("\\d"),
-        'D' => raw("\\D"),
-        'w' => raw("\\w"),
-        'W' => raw("\\W"),
-        's' => raw("\\s"),
-        'S' => raw("\\S"),
+        'd' | 'D' | 'w' | 'W' | 's' | 'S' => raw(&ascii_class(c, in_class)),
         'b' if in_class => ch('\x08'), // backspace, as in PCRE
         // In a group: `\b{2}` is a repeated boundary, not the engine's `\b{start}`.
-        'b' => raw("(?:\\b)"),
-        'B' => raw("(?:\\B)"),
+        'b' => raw("(?-u:\\b)"),
+        'B' => raw("(?-u:\\B)"),
         'p' | 'P' => Err(unsupported("Unicode property escapes (\\p{...}, \\P{...})")),
         'h' => raw(if in_class {
             "\\t\\x20\\xA0"
@@ -594,17 +606,45 @@ mod tests {
         assert_eq!(ok("a{x}"), "a\\{x\\}");
         assert_eq!(ok("[a[]"), "[a\\[]");
         assert_eq!(ok("[]a]"), "[\\]a]");
-        assert_eq!(ok("(?<y>\\d+)"), "(?P<y>\\d+)");
+        assert_eq!(ok("(?<y>\\d+)"), "(?P<y>(?-i:[[:digit:]])+)");
         assert_eq!(ok("(?P<ks>a)"), "(?P<ks>a)");
-        assert_eq!(ok("[\\w-]"), "[\\w\\-]");
-        assert_eq!(ok("[\\d-z]"), "[\\d\\-z]");
+        assert_eq!(ok("[\\w-]"), "[[:word:]\\-]");
+        assert_eq!(ok("[\\d-z]"), "[[:digit:]\\-z]");
         assert_eq!(ok("[+--]"), "[+-\\-]");
-        assert_eq!(ok("[\\S]"), "[\\S]");
-        assert_eq!(ok("\\bx\\B"), "(?:\\b)x(?:\\B)");
+        assert_eq!(ok("[\\S]"), "[[:^space:]]");
+        assert_eq!(ok("\\bx\\B"), "(?-u:\\b)x(?-u:\\B)");
         assert_eq!(ok("\\Qa.b\\E"), "a\\.b");
         assert_eq!(ok("a+?"), "a+?");
         assert_eq!(ok("[\\x41-\\x{5A}\\t]"), "[A-Z\\x{9}]");
         assert_eq!(ok("\\060\\cA"), "0\\x{1}");
+    }
+
+    /// The translation on the engine: Perl classes and boundaries stay ASCII
+    /// (PCRE without UCP), caseless matching does not widen them, and `\s`
+    /// has the vertical tab.
+    #[test]
+    fn perl_classes_are_ascii_on_the_engine() {
+        let is = |p: &str, flags: &str, s: &str| {
+            let re = regex::Regex::new(&translate(p, flags).unwrap_or_else(|e| panic!("{p}: {e}")))
+                .unwrap_or_else(|e| panic!("{p}: {e}"));
+            re.is_match(s)
+        };
+        assert!(is("^\\w+$", "", "a_9Z"));
+        assert!(!is("\\w", "", "é"));
+        assert!(!is("\\w", "i", "\u{212A}"));
+        assert!(is("\\W", "i", "\u{212A}"));
+        assert!(!is("[\\w]", "", "é"));
+        assert!(is("[^\\w]", "", "é"));
+        assert!(!is("\\d", "", "\u{663}"));
+        assert!(is("[\\D]", "", "\u{663}"));
+        assert!(is("^\\s$", "", "\u{b}"));
+        assert!(!is("\\s", "", "\u{a0}"));
+        assert!(is("\\S", "", "\u{a0}"));
+        // `é` is not a word character: "aé" has a boundary between its letters.
+        assert!(is("a\\b", "", "aé"));
+        assert!(!is("a\\B", "", "aé"));
+        assert!(is("(?i)[kK]", "", "\u{212A}"));
+        assert!(is("\\x{e9}", "i", "É"));
     }
 
     #[test]

@@ -356,12 +356,13 @@ fn invalid_date(what: &str) -> Error {
 }
 
 /// `new Date(...)`: now, a time value, a date string, another date, or
-/// components `(year, monthIndex[, day, hours, minutes, seconds, ms])` in UTC.
+/// components `(year, monthIndex[, day, hours, minutes, seconds, ms])` in the
+/// run's time zone (UTC unless the run says otherwise).
 fn new_date(vals: &[Bson], ctx: &LowerCtx) -> Result<Bson> {
     let ms = match vals {
         [] => return Ok(Bson::DateTime(ctx.now)),
         [Bson::DateTime(d)] => return Ok(Bson::DateTime(*d)),
-        [Bson::String(s)] => dates::parse_js_date(s)
+        [Bson::String(s)] => dates::parse_js_date(s, ctx.tz)
             .ok_or_else(|| invalid_date(&format!("cannot read the date string {s:?}")))?,
         [v] => dates::time_clip(to_number(v))
             .ok_or_else(|| invalid_date("the time value is out of range"))?,
@@ -374,7 +375,9 @@ fn new_date(vals: &[Bson], ctx: &LowerCtx) -> Result<Bson> {
             if (0.0..=99.0).contains(&y) {
                 parts[0] = 1900.0 + y;
             }
-            dates::make_date(parts)
+            let local = dates::make_date(parts)
+                .ok_or_else(|| invalid_date("the date components are out of range"))?;
+            dates::time_clip(dates::local_to_utc(local as f64, ctx.tz))
                 .ok_or_else(|| invalid_date("the date components are out of range"))?
         }
     };
@@ -633,6 +636,7 @@ mod tests {
             now: bson::DateTime::from_millis(1_698_335_223_434),
             extjson: false,
             new_id: &id,
+            tz: None,
         };
         lower(&parse_expression(src)?, &ctx)
     }

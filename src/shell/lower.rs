@@ -19,6 +19,8 @@ pub struct LowerCtx<'a> {
     pub extjson: bool,
     /// Source of fresh ids for `ObjectId()` / `new ObjectId` (and `UUID()`).
     pub new_id: &'a dyn NewId,
+    /// The run's time zone for local-time dates (`None`: UTC).
+    pub tz: Option<crate::tzdb::Tz>,
 }
 
 /// Where `ObjectId()` gets a fresh id: the database's seeded generator, or any
@@ -253,6 +255,7 @@ mod tests {
             now: bson::DateTime::from_millis(1_000),
             extjson,
             new_id: &fixed_id,
+            tz: None,
         }
     }
 

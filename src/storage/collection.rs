@@ -2,9 +2,11 @@
 //! id, and the indexes kept up to date on every change.
 use super::index::spec::IndexSpec;
 use super::index::{IndexSet, Rid};
+use crate::collation::Collation;
 use super::options::CollectionOptions;
 use crate::error::{Error, Result};
 use bson::{Bson, Document};
+use std::rc::Rc;
 
 /// Documents in natural order, each with a record id (ascending, never reused)
 /// that the indexes refer to. These methods are the only way documents
@@ -17,6 +19,8 @@ pub struct Collection {
     indexes: IndexSet,
     /// The namespace of the last write, for the indexes' errors.
     ns: String,
+    /// The default collation (`createCollection`'s option; `None`: simple).
+    collation: Option<Rc<Collation>>,
     options: CollectionOptions,
     /// A capped collection's data size, while known (writes other than
     /// inserts forget it).
@@ -28,6 +32,13 @@ fn out_of_range() -> Error {
 }
 
 impl Collection {
+    /// The collection's default collation (`None`: simple).
+    pub fn collation(&self) -> Option<&Rc<Collation>> {
+        self.collation.as_ref()
+    }
+    pub fn set_collation(&mut self, collation: Option<Rc<Collation>>) {
+        self.collation = collation;
+    }
     pub fn docs(&self) -> &[Document] {
         &self.docs
     }
@@ -65,6 +76,7 @@ impl Collection {
         Collection {
             indexes: self.indexes.emptied(),
             ns: self.ns.clone(),
+            collation: self.collation.clone(),
             options: self.options.clone(),
             ..Collection::default()
         }

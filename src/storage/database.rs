@@ -95,6 +95,11 @@ impl crate::shell::NewId for Database {
 /// The database name shown in namespaces (`test.trades`), as in mongosh.
 pub const DB_NAME: &str = "test";
 
+thread_local! {
+    /// The name of the database a script is in (see `Database::namespace`).
+    static CURRENT_DB: std::cell::RefCell<String> = std::cell::RefCell::new(DB_NAME.to_string());
+}
+
 impl Database {
     pub fn new() -> Database {
         Database::default()
@@ -257,8 +262,24 @@ impl Database {
         Ok(())
     }
 
-    /// `test.<name>`
+    /// `<database>.<name>`: the database the script is in (`test` unless it
+    /// switched with `use` or `getSiblingDB`), as the server's messages name it.
     pub fn namespace(name: &str) -> String {
-        format!("{DB_NAME}.{name}")
+        CURRENT_DB.with(|db| format!("{}.{name}", db.borrow()))
+    }
+
+    /// The name of the database a script is in (`test` by default).
+    pub fn current_name() -> String {
+        CURRENT_DB.with(|db| db.borrow().clone())
+    }
+
+    /// Name the database a script is in, for [`Database::namespace`] (the
+    /// engine calls this when a script switches databases).
+    pub fn set_current_name(name: &str) {
+        CURRENT_DB.with(|db| {
+            let mut db = db.borrow_mut();
+            db.clear();
+            db.push_str(name);
+        });
     }
 }

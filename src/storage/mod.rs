@@ -1,6 +1,7 @@
 //! Storage: the database's collections, their documents and the indexes kept
 //! in step with every write. Below the planner and the executors, above the
 //! filter compiler (a partial index keeps its compiled filter).
+pub mod collation;
 pub mod collection;
 pub mod database;
 pub mod index;

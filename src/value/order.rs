@@ -30,18 +30,29 @@ pub fn type_rank(v: &Bson) -> u8 {
     }
 }
 
-/// Total order: by type rank first, then by value within the type.
+/// Total order: by type rank first, then by value within the type; strings
+/// by the active collation (`crate::collation`; bytes when simple).
 pub fn compare(a: &Bson, b: &Bson) -> Ordering {
+    compare_by(a, b, crate::collation::compare_strings)
+}
+
+/// The order with strings compared bytewise whatever collation is active:
+/// index keys and bounds (an index with a collation stores sort keys).
+pub fn compare_binary(a: &Bson, b: &Bson) -> Ordering {
+    compare_by(a, b, |x: &str, y: &str| x.as_bytes().cmp(y.as_bytes()))
+}
+
+type StrOrder = fn(&str, &str) -> Ordering;
+
+fn compare_by(a: &Bson, b: &Bson, strings: StrOrder) -> Ordering {
     let (ra, rb) = (type_rank(a), type_rank(b));
     if ra != rb {
         return ra.cmp(&rb);
     }
     match (a, b) {
-        (Bson::String(x) | Bson::Symbol(x), Bson::String(y) | Bson::Symbol(y)) => {
-            x.as_bytes().cmp(y.as_bytes())
-        }
-        (Bson::Document(x), Bson::Document(y)) => compare_documents(x, y),
-        (Bson::Array(x), Bson::Array(y)) => compare_arrays(x, y),
+        (Bson::String(x) | Bson::Symbol(x), Bson::String(y) | Bson::Symbol(y)) => strings(x, y),
+        (Bson::Document(x), Bson::Document(y)) => documents_by(x, y, strings),
+        (Bson::Array(x), Bson::Array(y)) => arrays_by(x, y, strings),
         (Bson::Binary(x), Bson::Binary(y)) => x
             .bytes
             .len()
@@ -65,7 +76,7 @@ pub fn compare(a: &Bson, b: &Bson) -> Ordering {
         (Bson::JavaScriptCodeWithScope(x), Bson::JavaScriptCodeWithScope(y)) => x
             .code
             .cmp(&y.code)
-            .then_with(|| compare_documents(&x.scope, &y.scope)),
+            .then_with(|| documents_by(&x.scope, &y.scope, strings)),
         _ => compare_numbers(a, b).unwrap_or(Ordering::Equal),
     }
 }
@@ -79,6 +90,10 @@ pub fn equal(a: &Bson, b: &Bson) -> bool {
 /// Documents compare element by element: type rank, then field name, then value;
 /// a document that is a prefix of another is smaller.
 pub fn compare_documents(a: &Document, b: &Document) -> Ordering {
+    documents_by(a, b, crate::collation::compare_strings)
+}
+
+fn documents_by(a: &Document, b: &Document, strings: StrOrder) -> Ordering {
     let mut ia = a.iter();
     let mut ib = b.iter();
     loop {
@@ -87,10 +102,11 @@ pub fn compare_documents(a: &Document, b: &Document) -> Ordering {
             (None, Some(_)) => return Ordering::Less,
             (Some(_), None) => return Ordering::Greater,
             (Some((ka, va)), Some((kb, vb))) => {
+                // Field names are compared as bytes under every collation.
                 let ord = type_rank(va)
                     .cmp(&type_rank(vb))
                     .then_with(|| ka.as_bytes().cmp(kb.as_bytes()))
-                    .then_with(|| compare(va, vb));
+                    .then_with(|| compare_by(va, vb, strings));
                 if ord != Ordering::Equal {
                     return ord;
                 }
@@ -99,9 +115,9 @@ pub fn compare_documents(a: &Document, b: &Document) -> Ordering {
     }
 }
 
-fn compare_arrays(a: &[Bson], b: &[Bson]) -> Ordering {
+fn arrays_by(a: &[Bson], b: &[Bson], strings: StrOrder) -> Ordering {
     for (x, y) in a.iter().zip(b) {
-        let ord = compare(x, y);
+        let ord = compare_by(x, y, strings);
         if ord != Ordering::Equal {
             return ord;
         }

@@ -3,7 +3,7 @@
 // and hands the compiled module back: this thread instantiates it for quick
 // pure calls (format, links) and gives it to every later worker.
 import { t } from './i18n.js';
-import init, { format as wasmFormat, encode_link, decode_link, operator_docs, statements } from '../pkg/mqlplay.js';
+import init, { format as wasmFormat, encode_link, decode_link, operator_docs, statements, set_time_zone } from '../pkg/mqlplay.js';
 
 export const TIME_LIMIT_MS = 10_000;
 
@@ -92,6 +92,8 @@ export const format = (text) => pure(wasmFormat, text);
 export const encodeLink = (state) => pure(encode_link, JSON.stringify(state));
 export const decodeLink = (fragment) => pure(decode_link, fragment);
 export const operatorDocs = (name) => pure(operator_docs, name);
+/** Whether the engine knows a time zone name ('' is UTC). */
+export const knownTimeZone = (name) => pure(set_time_zone, name);
 
 /** The compiled engine module, for workers of other parts of the page (assist.js). */
 export function engineModule() {
@@ -112,6 +114,8 @@ export class Runner {
     this.worker = null;
     this.pending = null;
     this.nextId = 1;
+    this.pages = new Map(); // request number → resolve, for page()
+    this.nextPage = 1;
     this.timeLimit = TIME_LIMIT_MS;
     runner = this;
   }
@@ -138,8 +142,26 @@ export class Runner {
     });
   }
 
+  /**
+   * Documents `from..from + count` of result `index` of run `runId` (its `id`):
+   * {docs, shell}, or null when the engine no longer keeps them.
+   */
+  page(runId, index, from, count) {
+    if (!this.worker || this.busy) return Promise.resolve(null);
+    const req = this.nextPage++;
+    return new Promise((resolve) => {
+      this.pages.set(req, resolve);
+      this.worker.postMessage({ type: 'page', req, runId, index, from, count });
+    });
+  }
+
   message(msg) {
-    if (msg.type === 'result' && this.pending?.id === msg.id) {
+    if (msg.type === 'page') {
+      const resolve = this.pages.get(msg.req);
+      this.pages.delete(msg.req);
+      resolve?.(JSON.parse(msg.json));
+    }
+    else if (msg.type === 'result' && this.pending?.id === msg.id) {
       // A string is cheap to post; parsing it here beats cloning an object graph.
       // The run reports its statements and the tutorial check's verdict beside its output.
       const { json, ...rest } = msg;
@@ -167,6 +189,8 @@ export class Runner {
   finish(result, restart) {
     const pending = this.pending;
     if (restart) {
+      for (const resolve of this.pages.values()) resolve(null);
+      this.pages.clear();
       this.worker?.terminate();
       this.worker = null;
       this.spawn();

@@ -76,7 +76,8 @@ function tool(text, title, onClick) {
  */
 export function resultTools(out, i, exporter, status) {
   return [
-    tool(TEXT.copy, TEXT.copyTitle, () => copy(Promise.resolve(out.shell?.[i] ?? ''), status)),
+    // A long result's shell text holds only its first page: the engine writes it whole.
+    tool(TEXT.copy, TEXT.copyTitle, () => copy(out.totals?.[i] ? exporter.result(i, 'shell') : Promise.resolve(out.shell?.[i] ?? ''), status)),
     tool(TEXT.copyEjson, TEXT.copyEjsonTitle, () => copy(exporter.result(i, 'value'), status)),
     tool(TEXT.download, TEXT.downloadTitle, () => download(`result-${i + 1}.json`, exporter.result(i, 'array'), status)),
   ];

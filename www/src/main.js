@@ -2,7 +2,7 @@
 // share links, autosave, templates, theme and dialogs together.
 import { createEditor, getText, setText, showError, clearError, showCheck, relabelEditor } from './editors.js';
 import { Assistant, docsCard } from './assist.js';
-import { getRunner, takeEarlyRun, loadEngine, format, encodeLink, decodeLink, statementsOf, TIME_LIMIT_MS } from './engine.js';
+import { getRunner, takeEarlyRun, loadEngine, format, encodeLink, decodeLink, statementsOf, knownTimeZone, TIME_LIMIT_MS } from './engine.js';
 import { state, restoreSaved, saveState, runJob, isLink, VIEWS, onCopy, useCopy, adoptCopy, slotKey } from './state.js';
 import { renderRun, renderMessage, errorText, statementOf, el } from './results.js';
 import { resultFrom, checkStale } from './stale.js';
@@ -248,6 +248,7 @@ function render() {
       head.append(tools);
     },
     collectionTool: (name) => collectionTool(name, exporter, status),
+    more: (i, from, count) => getRunner().page(run.id, i, from, count),
   });
   const all = allCollections(run.out, exporter, status);
   if (all) $('result').append(all);
@@ -315,6 +316,7 @@ function linkState() {
   if (state.step != null) s.step = state.step;
   // The sharer's language, the opener's default (`mqlplay link --lang` writes the same).
   s.lang = language();
+  if (state.tz) s.tz = state.tz;
   return s;
 }
 
@@ -369,6 +371,7 @@ async function openLink(fragment, ask = false) {
   state.view = s.view;
   state.now = s.now;
   state.seed = s.seed;
+  state.tz = s.tz ?? '';
   state.liveNow = false; // a link reproduces its run exactly
   state.tutorial = s.tutorial ?? null;
   state.step = s.step ?? null;
@@ -421,7 +424,9 @@ function showSettings() {
   $('now').removeAttribute('aria-invalid');
   $('live-now').checked = state.liveNow;
   if (document.activeElement !== $('seed')) $('seed').value = String(state.seed);
-  $('settings-summary').textContent = t(state.liveNow ? 'settings.summaryLive' : 'settings.summary', { now: isoOf(state.now), seed: state.seed });
+  if (document.activeElement !== $('tz')) $('tz').value = state.tz;
+  const summary = t(state.liveNow ? 'settings.summaryLive' : 'settings.summary', { now: isoOf(state.now), seed: state.seed });
+  $('settings-summary').textContent = state.tz ? `${summary} · ${t('settings.summaryTz', { tz: state.tz })}` : summary;
 }
 
 function setupSettings() {
@@ -452,6 +457,18 @@ function setupSettings() {
     }
     $('seed').removeAttribute('aria-invalid');
     state.seed = n;
+    showSettings();
+    save();
+  });
+  $('tz').addEventListener('change', async () => {
+    const name = $('tz').value.trim();
+    if (!await knownTimeZone(name)) {
+      $('tz').setAttribute('aria-invalid', 'true');
+      status(t('settings.badTz'));
+      return;
+    }
+    $('tz').removeAttribute('aria-invalid');
+    state.tz = name;
     showSettings();
     save();
   });

@@ -38,6 +38,9 @@ export const TEXT = {
   get workNote() { return t('results.workNote'); },
   get showInEditor() { return t('results.showInEditor'); },
   failedStatement: (n) => t('results.failedStatement', { n }),
+  shownOf: (shown, total) => t('results.shownOf', { shown: num(shown), total: num(total) }),
+  showMore: (n) => t('results.showMore', { n: num(n) }),
+  get pageGone() { return t('results.pageGone'); },
   get dbPane() { return t('results.dbPane'); },
   get queryPane() { return t('results.queryPane'); },
   at: (pane, line, column) => t('results.at', { pane, line, column }),
@@ -45,6 +48,7 @@ export const TEXT = {
 
 const MAX_TEXT = 1_000_000; // characters of one result shown before "truncated"
 const MAX_MARKED = 200; // changed documents shown per collection before folding the rest
+const PAGE = 100; // documents fetched per "Show more" (the engine's first page is as long)
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -207,9 +211,10 @@ function docRow(view, shell, ejson, mark, before) {
 /**
  * Render a run: `{out, stmts, ms}` from the worker. `onErrorClick` jumps to the error;
  * `tools(i, head)` may add buttons to result `i`, `collectionTool(name)` give a changed
- * collection's button. Returns the error block, if any.
+ * collection's button; `more(i, from, count)` fetches documents of a long result past
+ * those shown (a promise of {docs, shell} or null). Returns the error block, if any.
  */
-export function renderRun(container, view, run, { onErrorClick, tools, collectionTool } = {}) {
+export function renderRun(container, view, run, { onErrorClick, tools, collectionTool, more } = {}) {
   container.replaceChildren();
   const { out, stmts } = run;
   const results = out.results ?? [];
@@ -222,6 +227,8 @@ export function renderRun(container, view, run, { onErrorClick, tools, collectio
     const block = el('section', { class: 'result', 'aria-label': TEXT.result(i + 1) },
       head, renderValue(view, out.shell?.[i] ?? '', ejson));
     tools?.(i, head);
+    const total = out.totals?.[i];
+    if (total && more) block.append(pager(view, run, i, total, more));
     const work = out.work?.[i];
     if (work) block.append(workLine(work));
     container.append(block);
@@ -246,6 +253,47 @@ export function renderRun(container, view, run, { onErrorClick, tools, collectio
     }
   }
   return errorBox;
+}
+
+// The rest of a long result, a page at a time: the engine handed over only its
+// first documents (converting thousands to JavaScript objects is the slow part).
+// Pages already fetched are kept on the run, so a change of view redraws them.
+function pager(view, run, i, total, more) {
+  const extra = (run.extra ??= {})[i] ??= { docs: [], shell: [] };
+  const first = run.out.results[i]?.length ?? 0;
+  const box = el('div', { class: 'result-pages' });
+  const rows = el('div', { class: 'result-more-docs' });
+  const note = el('span', { class: 'muted result-count' });
+  const button = el('button', { class: 'linkish result-more', type: 'button' });
+  const add = (docs, shell, from) => {
+    docs.forEach((d, j) => rows.append(el('div', { class: 'doc' }, renderValue(view, shell[from + j] ?? '', d))));
+  };
+  const update = () => {
+    const shown = first + extra.docs.length;
+    note.textContent = TEXT.shownOf(shown, total);
+    button.textContent = TEXT.showMore(Math.min(PAGE, total - shown));
+    button.hidden = shown >= total;
+  };
+  add(extra.docs, extra.shell, 0);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    const from = first + extra.docs.length;
+    const page = await more(i, from, PAGE);
+    button.disabled = false;
+    if (!page) {
+      note.textContent = TEXT.pageGone;
+      button.hidden = true;
+      return;
+    }
+    const at = extra.docs.length;
+    extra.docs.push(...page.docs);
+    extra.shell.push(...page.shell);
+    add(extra.docs.slice(at), extra.shell, at);
+    update();
+  });
+  update();
+  box.append(rows, el('p', { class: 'result-pager' }, note, ' ', button));
+  return box;
 }
 
 // "Work done" under a read's result: index or collection scan, keys and

@@ -19,6 +19,7 @@ export const state = {
   now: Date.now(),
   liveNow: true, // take the current time at each run; off once a link or the user pins it
   seed: 0,
+  tz: '', // the time zone of local-time dates (an Olson name); '' is UTC
   tutorial: null,
   step: null,
   edited: false, // typed by the user since the last link or template: a link asks before replacing it
@@ -67,7 +68,8 @@ export function restoreSaved() {
   if (Number.isSafeInteger(saved.now)) state.now = saved.now;
   if (typeof saved.liveNow === 'boolean') state.liveNow = saved.liveNow;
   if (Number.isSafeInteger(saved.seed) && saved.seed >= 0) state.seed = saved.seed;
-  if (typeof saved.tutorial === 'string') state.tutorial = saved.tutorial;
+  if (typeof saved.tz === 'string') state.tz = saved.tz;
+  if (typeof saved.tutorial === 'string' state.tutorial = saved.tutorial;
   if (Number.isSafeInteger(saved.step)) state.step = saved.step;
   if (typeof saved.edited === 'boolean') state.edited = saved.edited;
 }
@@ -124,7 +126,7 @@ export function adoptCopy() {
 
 /** What a run needs from the state. */
 export function runJob() {
-  return { db: state.db, script: state.script, now: state.now, seed: state.seed };
+  return { db: state.db, script: state.script, now: state.now, seed: state.seed, tz: state.tz };
 }
 
 /** A share-link fragment (`#v1…`; other versions are reported), not an in-page anchor. */

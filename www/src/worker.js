@@ -1,10 +1,12 @@
 // The engine's thread: runs scripts so the page never freezes. The page may
 // terminate this worker at any time (Stop, time limit, a trap) and start a new one.
-import init, { run_page, run_page_again, stages_page, export_result, export_collection } from '../pkg/mqlplay.js';
+import init, { run_page, run_page_again, result_page, stages_page, export_result, export_collection, set_time_zone } from '../pkg/mqlplay.js';
 import { handleAssist } from './assist_worker.js';
 
 // The Database text of the last run: while it is unchanged it does not cross into wasm again.
 let lastDb = null;
+// The plain run whose long results the engine keeps past their first page (see `page`).
+let keptFor = null;
 
 // Runs wait for the engine whichever message arrives first.
 let gotModule;
@@ -37,9 +39,20 @@ self.onmessage = async (event) => {
     }
     return;
   }
+  if (msg.type === 'page') {
+    // More documents of a long result: JSON text, 'null' once another run replaced them.
+    let json = 'null';
+    try {
+      await ready;
+      if (keptFor === msg.runId) json = result_page(msg.index, msg.from, msg.count);
+    } catch { /* a trap: the page says the documents are gone */ }
+    self.postMessage({ type: 'page', req: msg.req, json });
+    return;
+  }
   if (msg.type === 'run') {
     try {
       await ready;
+      set_time_zone(msg.tz || ''); // local-time dates; the page checked the name
       const t0 = performance.now();
       // JSON text: one string crosses to the page, which parses it (see engine.js).
       // The engine keeps the configuration loaded while its text is unchanged.
@@ -54,6 +67,7 @@ self.onmessage = async (event) => {
           : (msg.db === lastDb && run_page_again(msg.script, msg.now, msg.seed, check))
             || run_page(msg.db, msg.script, msg.now, msg.seed, check);
       lastDb = msg.stages || msg.export ? null : msg.db;
+      if (!msg.stages && !msg.export) keptFor = msg.id;
       const ms = performance.now() - t0;
       self.postMessage({ type: 'result', id: msg.id, json, ms });
     } catch (e) {

@@ -399,7 +399,7 @@ impl GraphLookup {
             Some(Bson::String(s)) if s.is_empty() => {
                 return Err(Error::invalid_namespace(format!(
                     "invalid $graphLookup namespace: {}.",
-                    crate::storage::DB_NAME
+                    crate::storage::Database::current_name()
                 )))
             }
             Some(Bson::String(_)) => {}

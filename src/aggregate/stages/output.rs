@@ -9,24 +9,28 @@ use crate::aggregate::path::FieldPath;
 use crate::aggregate::pipeline::Pipeline;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::storage::{duplicate_id_error, validation, Collection, Database, DB_NAME};
+use crate::storage::{duplicate_id_error, validation, Collection, Database};
 use crate::text::shell::{inline, type_name};
 use bson::{Bson, Document};
 
-/// `"coll"` or `{db: "test", coll: "coll"}`.
-fn target(stage: &str, spec: &Bson) -> Result<String> {
+/// Where `$out`/`$merge` write: a collection of the script's database, or
+/// of another one (`{db, coll}`; the engine writes there).
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub db: Option<String>,
+    pub coll: String,
+}
+
+/// `"coll"` or `{db: "name", coll: "coll"}`.
+fn target(stage: &str, spec: &Bson) -> Result<Target> {
+    let mut db_name = None;
     let name = match spec {
         Bson::String(s) => s.clone(),
         Bson::Document(d) => {
             let mut coll = None;
             for (k, v) in d {
                 match (k.as_str(), v) {
-                    ("db", Bson::String(db)) if db == DB_NAME => {}
-                    ("db", Bson::String(db)) => {
-                        return Err(Error::not_supported(format!(
-                            "{stage} into database '{db}' (the playground has one database, '{DB_NAME}'); it"
-                        )))
-                    }
+                    ("db", Bson::String(db)) => db_name = Some(db.clone()),
                     ("coll", Bson::String(c)) => coll = Some(c.clone()),
                     _ => {
                         return Err(Error::location(
@@ -53,12 +57,19 @@ fn target(stage: &str, spec: &Bson) -> Result<String> {
             ))
         }
     };
-    if name.is_empty() || name.starts_with("system.") || name.contains('$') {
+    let db_shown = db_name.clone().unwrap_or_else(Database::current_name);
+    let bad_db = db_name.as_deref().is_some_and(|d| {
+        d.is_empty() || d.len() >= 64 || d.contains(['/', '\\', '.', ' ', '"', '$', '\0'])
+    });
+    if bad_db || name.is_empty() || name.starts_with("system.") || name.contains('$') {
         return Err(Error::invalid_namespace(format!(
-            "Invalid {stage} target namespace, {DB_NAME}.{name}"
+            "Invalid {stage} target namespace, {db_shown}.{name}"
         )));
     }
-    Ok(name)
+    Ok(Target {
+        db: db_name,
+        coll: name,
+    })
 }
 
 /// Give documents an `_id` and check uniqueness before touching the target.
@@ -81,13 +92,21 @@ fn prepared(db: &Database, docs: Vec<Document>, ns: &str) -> Result<Vec<Document
 #[derive(Clone, Debug)]
 pub struct Out {
     coll: String,
+    db: Option<String>,
 }
 
 impl Out {
     pub fn compile(spec: &Bson) -> Result<Out> {
+        let t = target("$out", spec)?;
         Ok(Out {
-            coll: target("$out", spec)?,
+            coll: t.coll,
+            db: t.db,
         })
+    }
+
+    /// The database named by `{db, coll}`, if any.
+    pub fn database(&self) -> Option<&str> {
+        self.db.as_deref()
     }
 
     /// Replace the target's contents; on error the target is unchanged.
@@ -143,6 +162,7 @@ enum WhenNotMatched {
 #[derive(Clone, Debug)]
 pub struct Merge {
     coll: String,
+    db: Option<String>,
     on: Vec<FieldPath>,
     vars: Vec<(String, Operand)>,
     matched: WhenMatched,
@@ -153,13 +173,15 @@ impl Merge {
     pub fn compile(spec: &Bson, ctx: &CompileCtx) -> Result<Merge> {
         let d = match spec {
             Bson::String(_) => {
+                let t = target("$merge", spec)?;
                 return Ok(Merge {
-                    coll: target("$merge", spec)?,
+                    coll: t.coll,
+                    db: t.db,
                     on: vec![id_path()?],
                     vars: Vec::new(),
                     matched: WhenMatched::Merge,
                     not_matched: WhenNotMatched::Insert,
-                })
+                });
             }
             Bson::Document(d) => d,
             other => {
@@ -209,7 +231,7 @@ impl Merge {
                 }
             }
         }
-        let coll = into.ok_or_else(|| {
+        let Target { db, coll } = into.ok_or_else(|| {
             Error::location(
                 40414,
                 "BSON field '$merge.into' is missing but a required field",
@@ -284,11 +306,17 @@ impl Merge {
         }
         Ok(Merge {
             coll,
+            db,
             on,
             vars,
             matched,
             not_matched,
         })
+    }
+
+    /// The database named by `into: {db, coll}`, if any.
+    pub fn database(&self) -> Option<&str> {
+        self.db.as_deref()
     }
 
     pub fn write(&self, docs: Vec<Document>, db: &mut Database, scope: &Scope) -> Result<()> {

@@ -1,7 +1,7 @@
 //! explain() of `count` and `countDocuments`: COUNT over the access plan,
 //! COUNT_SCAN or RECORD_STORE_FAST_COUNT; the page's work line of a count.
 use super::super::read::{written, CountArgs, CountRun};
-use super::super::{Call, Database, Session, DB_NAME};
+use super::super::{Call, Database, Session};
 use super::{execute, rejected, wrap};
 use crate::error::Result;
 use crate::index::explain::{access, index_fields, num, parsed_query, stage, Counters, Verbosity};
@@ -68,7 +68,7 @@ fn counted_explain(session: &Session, coll: &str, v: Verbosity, run: CountRun) -
         (&args.filter_doc, args.skip, args.limit, args.hint.as_ref());
     let mut command = doc! { "count": coll, "query": filter_doc.clone() };
     command.extend(args.written.clone());
-    command.insert("$db", DB_NAME);
+    command.insert("$db", Database::current_name());
     let with_exec = v >= Verbosity::ExecutionStats;
     let fast = filter_doc.is_empty() && hint.is_none() && c.is_some();
     if fast {

@@ -1,7 +1,7 @@
 //! explain() of `distinct`: PROJECTION_SIMPLE over the access plan; the
 //! page's work line of a distinct.
 use super::super::read::DistinctArgs;
-use super::super::{Call, Database, Session, DB_NAME};
+use super::super::{Call, Database, Session};
 use super::{execute, rejected, wrap};
 use crate::error::{Error, Result};
 use crate::index::explain::{access, parsed_query, stage, Counters, Verbosity};
@@ -85,7 +85,7 @@ fn distinct_explained(
         )
     };
     let command =
-        doc! { "distinct": coll, "key": field, "query": filter_doc.clone(), "$db": DB_NAME };
+        doc! { "distinct": coll, "key": field, "query": filter_doc.clone(), "$db": Database::current_name() };
     wrap(
         &ns,
         parsed_query(&ran.plan),

@@ -1,6 +1,6 @@
 //! explain() of `aggregate`: the leading stages run as a query, the rest
 //! listed after the `$cursor` stage.
-use super::super::{Database, Session, DB_NAME};
+use super::super::{Database, Session};
 use super::{execute, execution_stats, wrap};
 use crate::aggregate::Pipeline;
 use crate::error::Result;
@@ -113,7 +113,7 @@ pub fn aggregate(session: &mut Session, coll: &str, stages: &[Bson], v: Verbosit
             ))
         })
         .collect();
-    let command = doc! { "aggregate": coll, "pipeline": stages.to_vec(), "explain": true, "cursor": {}, "$db": DB_NAME };
+    let command = doc! { "aggregate": coll, "pipeline": stages.to_vec(), "explain": true, "cursor": {}, "$db": Database::current_name() };
     let parsed = parsed_query(&ran.plan);
     if pushed == stages.len() {
         return Ok(wrap(

@@ -1,6 +1,6 @@
 //! explain() of a pipeline that starts with a `$text` match: the text plan
 //! under `$cursor`, then the other stages as written.
-use super::super::{Database, Session, DB_NAME};
+use super::super::{Database, Session};
 use crate::error::Result;
 use crate::expr::{CompileCtx, Scope};
 use crate::index::explain::Verbosity;
@@ -27,7 +27,7 @@ pub fn aggregate(session: &Session, coll: &str, stages: &[Bson], v: Verbosity) -
         scanned.keys_examined,
         scanned.docs_examined,
     ));
-    let command = doc! { "aggregate": coll, "pipeline": stages.to_vec(), "explain": true, "cursor": {}, "$db": DB_NAME };
+    let command = doc! { "aggregate": coll, "pipeline": stages.to_vec(), "explain": true, "cursor": {}, "$db": Database::current_name() };
     let ns = Database::namespace(coll);
     let mut explained = crate::index::text::explain(&ns, &filter_doc, plan, exec, command.clone());
     if stages.len() == 1 {

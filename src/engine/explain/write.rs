@@ -1,5 +1,5 @@
 //! explain() of the update and delete methods.
-use super::super::{Call, Database, Session, DB_NAME};
+use super::super::{Call, Database, Session};
 use super::{execute, rejected, wrap};
 use crate::error::Result;
 use crate::expr::{CompileCtx, Scope};
@@ -143,9 +143,9 @@ pub(super) fn write(session: &Session, coll: &str, call: &Call, v: Verbosity) ->
         op.insert("limit", i32::from(!multi));
     }
     let command = if is_delete {
-        doc! { "delete": coll, "deletes": [op], "ordered": true, "$db": DB_NAME }
+        doc! { "delete": coll, "deletes": [op], "ordered": true, "$db": Database::current_name() }
     } else {
-        doc! { "update": coll, "updates": [op], "ordered": true, "$db": DB_NAME }
+        doc! { "update": coll, "updates": [op], "ordered": true, "$db": Database::current_name() }
     };
     Ok(wrap(
         &Database::namespace(coll),

@@ -178,7 +178,6 @@ fn unknown_cursor_method(name: &str, span: Span) -> Error {
                 "showRecordId",
                 "tailable",
                 "allowPartialResults",
-                "collation",
                 "readPref",
                 "readConcern",
                 "noCursorTimeout",
@@ -259,7 +258,8 @@ impl Find {
                 "skip" => f.skip = count_option(opts, "skip")?.unwrap_or(0),
                 "limit" => f.limit = count_option(opts, "limit")?.unwrap_or(0),
                 "projection" => f.projection = Some(as_doc(v, "projection")?.clone()),
-                "collation" => return Err(Error::not_supported("collation")),
+                // Read by the engine for the whole command (engine::collation).
+                "collation" => {}
                 "hint" => f.hint = Some(v.clone()),
                 "let" | "comment" | "maxTimeMS" | "batchSize" | "allowDiskUse"
                 | "noCursorTimeout" | "readConcern" | "readPreference" => {}
@@ -297,7 +297,8 @@ impl Find {
                 call.max_args(1)?;
                 self.projection = call.doc_arg(0, "projection")?.cloned();
             }
-            "collation" => return Err(Error::not_supported("collation")),
+            // Read by the engine for the whole command (engine::collation).
+            "collation" => {}
             "min" | "max" | "returnKey" | "showRecordId" => {
                 return Err(Error::not_supported(format!(
                     "cursor.{}() (it works on indexes)",

@@ -99,8 +99,9 @@ fn count_option(opts: &Document, name: &str) -> Result<Option<i64>> {
 /// Options we accept (indexes, timeouts and comments change nothing here).
 fn check_options(opts: &Document, allowed: &[&str]) -> Result<()> {
     for key in opts.keys() {
+        // Read by the engine for the whole command (engine::collation).
         if key == "collation" {
-            return Err(Error::not_supported("collation"));
+            continue;
         }
         if !allowed.contains(&key.as_str()) {
             return Err(Error::bad_value(format!(

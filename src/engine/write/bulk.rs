@@ -138,6 +138,12 @@ fn run_op(
         Ok(opts)
     };
     let (name, spec) = check_op(i, op)?;
+    // A model's own collation; otherwise the command's (the collection's default).
+    let collation = match spec.get("collation") {
+        Some(c) => crate::storage::collation::parse(c)?,
+        None => crate::collation::active(),
+    };
+    let _collation = crate::collation::scoped(collation);
     let key = i.to_string();
     match name {
         "insertOne" => {

@@ -64,18 +64,13 @@ fn doc_opt(d: &Document, name: &str) -> Result<Option<Document>> {
     }
 }
 
-/// Parse an options document. `collation` is refused (not supported);
-/// `hint`, `writeConcern`, `comment`, `maxTimeMS` and the like are accepted and ignored.
+/// Parse an options document. `collation` is read by the engine for the
+/// whole command (`engine::collation`); `hint`, `writeConcern`, `comment`, `maxTimeMS` and the like are accepted and ignored.
 pub fn parse(d: Option<&Document>, run: &crate::context::RunCtx) -> Result<Opts> {
     let mut o = Opts::default();
     let Some(d) = d else {
         return Ok(o);
     };
-    if d.get("collation")
-        .is_some_and(|c| !matches!(c, Bson::Null | Bson::Undefined))
-    {
-        return Err(Error::not_supported("collation"));
-    }
     o.upsert = bool_opt(d, "upsert")?.unwrap_or(false);
     o.multi = truthy_opt(d, "multi").unwrap_or(false);
     o.bypass = bool_opt(d, "bypassDocumentValidation")?.unwrap_or(false);

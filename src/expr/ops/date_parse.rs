@@ -12,7 +12,7 @@ use super::date::{
 use super::date_abbr::{zone_from_text, ZoneText};
 use crate::error::{Error, Result};
 use bson::DateTime;
-use regex_lite::Regex;
+use regex::Regex;
 use std::sync::OnceLock;
 
 fn failure(s: &str, why: impl std::fmt::Display) -> Error {
@@ -82,16 +82,16 @@ fn free_form_regexes() -> &'static [Regex] {
             r"([0-9]{1,2})(?:st|nd|rd|th)?[ -]+([a-z]{3,9})\.?[ -,]+([0-9]{4})",
         ]
         .iter()
-        .filter_map(|date| Regex::new(&format!(r"(?i)^{date}{time}{zone}$")).ok())
+        .filter_map(|date| Regex::new(&format!(r"(?i-u)^{date}{time}{zone}$")).ok())
         .collect()
     })
 }
 
-fn num(s: Option<regex_lite::Match>) -> Option<i64> {
+fn num(s: Option<regex::Match<'_>>) -> Option<i64> {
     s.and_then(|m| m.as_str().parse().ok())
 }
 
-fn zone_of(s: &str, z: Option<regex_lite::Match>) -> Result<StrZone> {
+fn zone_of(s: &str, z: Option<regex::Match<'_>>) -> Result<StrZone> {
     let Some(z) = z else { return Ok(StrZone::None) };
     zone_named(s, z.as_str())
 }

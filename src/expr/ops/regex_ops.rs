@@ -1,4 +1,4 @@
-//! `$regexFind`, `$regexFindAll`, `$regexMatch` with `regex-lite`.
+//! `$regexFind`, `$regexFindAll`, `$regexMatch` with the `regex` crate.
 //! MongoDB uses PCRE; patterns are translated by the query's `$regex`
 //! translation (`pcre::translate`), so what the crate lacks
 //! (backreferences, lookaround, atomic groups, possessive quantifiers,
@@ -10,7 +10,7 @@ use crate::expr::eval::{Cx, Node, Special};
 use crate::expr::value::{err, nullish, Value};
 use crate::text::shell::type_name;
 use bson::{Bson, Document};
-use regex_lite::{Regex, RegexBuilder};
+use regex::{Regex, RegexBuilder};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -149,7 +149,7 @@ fn build(name: &str, regex: &Value, options: &Value) -> Result<Option<Compiled>>
 /// One match as `{match, idx, captures}`; `idx` counts code points, from
 /// `at`: the code points before byte `at.0` (matches come in order, so all
 /// of them are counted in one pass over the input).
-fn match_doc(input: &str, caps: &regex_lite::Captures, at: &mut (usize, usize)) -> Bson {
+fn match_doc(input: &str, caps: &regex::Captures, at: &mut (usize, usize)) -> Bson {
     let m = caps.get(0);
     let start = m.map_or(0, |m| m.start());
     if start >= at.0 {

@@ -35,6 +35,10 @@ impl LinkState {
             out.push_str(",\"lang\":");
             write_str(&mut out, l);
         }
+        if let Some(tz) = &self.tz {
+            out.push_str(",\"tz\":");
+            write_str(&mut out, tz);
+        }
         out.push('}');
         out
     }
@@ -43,10 +47,10 @@ impl LinkState {
     pub fn from_json(text: &str) -> Result<LinkState, String> {
         let value = crate::json::parse(text)?;
         // Fields by name (object) or by position (array, as serde reads structs).
-        const NAMES: [&str; 8] = [
-            "db", "script", "now", "seed", "view", "tutorial", "step", "lang",
+        const NAMES: [&str; 9] = [
+            "db", "script", "now", "seed", "view", "tutorial", "step", "lang", "tz",
         ];
-        let mut fields: [Option<Value>; 8] = Default::default();
+        let mut fields: [Option<Value>; 9] = Default::default();
         match value {
             Value::Object(map) => {
                 for (k, v) in map {
@@ -75,8 +79,8 @@ impl LinkState {
 }
 
 /// The fields in `NAMES` order; the error is the name of the first bad one.
-fn read(fields: [Option<Value>; 8]) -> Result<LinkState, &'static str> {
-    let [db, script, now, seed, view, tutorial, step, lang] = fields;
+fn read(fields: [Option<Value>; 9]) -> Result<LinkState, &'static str> {
+    let [db, script, now, seed, view, tutorial, step, lang, tz] = fields;
     let string = |v: Option<Value>, name: &'static str| match v {
         Some(Value::String(s)) => Ok(s),
         _ => Err(name),
@@ -107,6 +111,10 @@ fn read(fields: [Option<Value>; 8]) -> Result<LinkState, &'static str> {
         lang: match some(lang) {
             None => None,
             v => Some(string(v, "lang")?),
+        },
+        tz: match some(tz) {
+            None => None,
+            v => Some(string(v, "tz")?),
         },
     })
 }

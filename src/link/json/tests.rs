@@ -26,6 +26,7 @@ fn written_as_serde_writes() {
             tutorial,
             step,
             lang,
+            tz: None,
         };
         assert_eq!(
             state.to_json(),

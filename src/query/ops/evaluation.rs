@@ -14,7 +14,7 @@ use bson::{Bson, Document};
 pub(crate) struct RegexPred {
     pattern: String,
     options: String,
-    re: regex_lite::Regex,
+    re: regex::Regex,
     /// A plain-string pattern, matched without the regex.
     literal: Option<Literal>,
     /// A string every match contains: a haystack without it is no match.
@@ -46,7 +46,7 @@ impl RegexPred {
             }
         }
         let full = translate(pattern, &flags)?;
-        let re = regex_lite::RegexBuilder::new(&full)
+        let re = regex::RegexBuilder::new(&full)
             .size_limit(crate::pcre::REGEX_SIZE_LIMIT)
             .build()
             .map_err(|e| Error::location(51091, format!("Regular expression is invalid: {e}")))?;

@@ -1,12 +1,13 @@
 //! Dates as mongosh reads them: `ISODate("…")` (mongosh's own grammar),
-//! `new Date(…)` (JavaScript's Date constructor, in UTC since the playground
-//! has no local time zone), and `Date()` strings.
+//! `new Date(…)` (JavaScript's Date constructor; local time is the run's time
+//! zone, UTC by default), and `Date()` strings.
 
 /// JavaScript's time value limit (±100,000,000 days).
 const MAX_TIME: f64 = 8.64e15;
 
 mod v8;
 
+use crate::tzdb::Tz;
 use crate::value::calendar::{days_from_civil, MS_PER_DAY};
 
 /// JavaScript MakeDay/MakeTime/TimeClip: components may overflow (month 12 is
@@ -171,9 +172,26 @@ pub fn parse_isodate(s: &str) -> Option<i64> {
         .then_some(t)
 }
 
-/// JavaScript `Date.parse`, as V8 reads date strings (see `v8.rs`).
-pub fn parse_js_date(s: &str) -> Option<i64> {
-    v8::parse(s)
+/// JavaScript `Date.parse`, as V8 reads date strings (see `v8.rs`); local
+/// times are in `tz` (`None`: UTC).
+pub fn parse_js_date(s: &str, tz: Option<Tz>) -> Option<i64> {
+    v8::parse(s, tz)
+}
+
+/// A local time value in `tz` as a UTC time value: the zone's offset at
+/// that moment (JavaScript's `UTC(t)`: the offset in effect once the
+/// offset is applied, so a time inside a transition takes the later side).
+pub fn local_to_utc(local: f64, tz: Option<Tz>) -> f64 {
+    let Some(tz) = tz else {
+        return local;
+    };
+    if !local.is_finite() {
+        return local;
+    }
+    let secs = (local / 1000.0).floor() as i64;
+    let guess = i64::from(tz.offset_at(secs));
+    let offset = tz.offset_at(secs - guess);
+    local - f64::from(offset) * 1000.0
 }
 
 #[cfg(test)]
@@ -211,21 +229,21 @@ mod tests {
 
     #[test]
     fn js_dates() {
-        assert_eq!(parse_js_date("2023-10-26T15:47:03.434Z"), Some(T));
-        assert_eq!(parse_js_date("2023"), Some(1_672_531_200_000));
-        assert_eq!(parse_js_date("+002023-10-26T15:47:03.434Z"), Some(T));
+        assert_eq!(parse_js_date("2023-10-26T15:47:03.434Z", None), Some(T));
+        assert_eq!(parse_js_date("2023", None), Some(1_672_531_200_000));
+        assert_eq!(parse_js_date("+002023-10-26T15:47:03.434Z", None), Some(T));
         assert_eq!(
-            parse_js_date("Thu, 26 Oct 2023 15:47:03 +0000"),
+            parse_js_date("Thu, 26 Oct 2023 15:47:03 +0000", None),
             Some(T - 434)
         );
-        assert_eq!(parse_js_date("nonsense"), None);
+        assert_eq!(parse_js_date("nonsense", None), None);
         assert_eq!(
             make_date([2023.0, 9.0, 26.0, 15.0, 47.0, 3.0, 434.0]),
             Some(T)
         );
         assert_eq!(
             make_date([2023.0, 21.0, 26.0, 15.0, 47.0, 3.0, 434.0]),
-            parse_js_date("2024-10-26T15:47:03.434Z")
+            parse_js_date("2024-10-26T15:47:03.434Z", None)
         );
         assert_eq!(
             js_date_string(T),

@@ -3,7 +3,7 @@
 //! ECMAScript date-time format, then, for whatever is left, the legacy parser
 //! compatible with Safari (`Jan 7, 2003`, `2003/01/07`, `7 Jan 2003 10:00 PM
 //! GMT+0100`). Fields roll over as `MakeDay` does (`2021-02-29` is March 1st);
-//! a time without a zone is local time, which is UTC here.
+//! a time without a zone is local time: the run's time zone (UTC by default).
 use super::{days_from_civil, time_clip};
 
 /// Absent field (V8's `kNone`).
@@ -477,7 +477,7 @@ fn parse_es5(sc: &mut Scanner, day: &mut Day, time: &mut Time, tz: &mut Zone) ->
 }
 
 /// `Date.parse(s)` in milliseconds, or None for an invalid date.
-pub fn parse(s: &str) -> Option<i64> {
+pub fn parse(s: &str, zone: Option<crate::tzdb::Tz>) -> Option<i64> {
     let chars: Vec<char> = s.chars().collect();
     let mut sc = Scanner::new(&chars);
     let mut day = Day {
@@ -586,8 +586,8 @@ pub fn parse(s: &str) -> Option<i64> {
     let parts = [y, mo - 1, d, h, mi, s, ms].map(f64::from);
     let local = local_date(parts)?;
     match offset {
-        // Local time is UTC; V8 allows ten days past the range before converting.
-        None => time_clip(local),
+        // Local time is the run's zone; V8 allows ten days past the range before converting.
+        None => time_clip(super::local_to_utc(local, zone)),
         Some(secs) => time_clip(local - secs as f64 * 1000.0),
     }
 }
@@ -636,7 +636,7 @@ mod tests {
     use super::parse;
 
     fn at(s: &str) -> Option<String> {
-        parse(s).and_then(crate::value::calendar::iso_string)
+        parse(s, None).and_then(crate::value::calendar::iso_string)
     }
 
     #[test]
@@ -702,7 +702,7 @@ mod tests {
             "13:00 PM Jan 1 2020",
             "",
         ] {
-            assert_eq!(parse(bad), None, "{bad}");
+            assert_eq!(parse(bad, None), None, "{bad}");
         }
     }
 
@@ -715,7 +715,7 @@ mod tests {
                 continue;
             };
             let want = want.parse::<i64>().ok();
-            assert_eq!(parse(s), want, "{s:?}");
+            assert_eq!(parse(s, None), want, "{s:?}");
             n += 1;
         }
         assert!(n > 400);

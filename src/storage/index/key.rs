@@ -8,8 +8,9 @@
 //! leaf array by each element (a nested array whole), an array of
 //! sub-documents by each sub-document's value.
 //! See https://www.mongodb.com/docs/manual/core/indexes/index-types/index-multikey/.
+use crate::collation::Collation;
 use crate::error::{Error, Result};
-use crate::value::compare;
+use crate::value::order::compare_binary as compare;
 use crate::value::path::Part;
 use bson::{Bson, Document};
 use std::cmp::Ordering;
@@ -54,6 +55,18 @@ impl Ord for Key {
             }
         }
         self.vals.len().cmp(&other.vals.len())
+    }
+}
+
+/// Replace the strings in an index key value (also inside documents and
+/// arrays) by their sort keys under the index's collation, as the server's
+/// CollationIndexKey does. Documents are at most 200 levels deep.
+pub fn collation_key(c: &Collation, v: &mut Bson) {
+    match v {
+        Bson::String(s) => *s = crate::collation::index_key_string(c, s),
+        Bson::Document(d) => d.iter_mut().for_each(|(_, x)| collation_key(c, x)),
+        Bson::Array(items) => items.iter_mut().for_each(|x| collation_key(c, x)),
+        _ => {}
     }
 }
 

@@ -17,7 +17,7 @@ use crate::expr::Scope;
 use crate::text::shell::inline;
 use crate::value::path::Part;
 use bson::{Bson, Document};
-use key::{document_keys, Key};
+use key::{collation_key, document_keys, Key};
 use spec::IndexSpec;
 use std::collections::BTreeSet;
 
@@ -99,10 +99,16 @@ impl Index {
         if self.spec.sparse && !dk.found {
             return Ok(None);
         }
+        let collation = self.spec.collation.as_deref();
         let keys = dk
             .keys
             .into_iter()
-            .map(|k| Key::new(k, self.spec.desc))
+            .map(|mut k| {
+                if let Some(c) = collation {
+                    k.iter_mut().for_each(|v| collation_key(c, v));
+                }
+                Key::new(k, self.spec.desc)
+            })
             .collect();
         Ok(Some((keys, dk.array_paths)))
     }
@@ -168,8 +174,16 @@ impl Index {
             .zip(key.vals.iter())
             .map(|(n, v)| format!("{n}: {}", crate::text::server::server_string(v)))
             .collect();
+        // An index with a collation names it; its keys are sort keys.
+        let collation = match &self.spec.collation {
+            Some(c) => format!(
+                " collation: {}",
+                crate::text::server::server_string(&Bson::Document(c.spec().clone()))
+            ),
+            None => String::new(),
+        };
         Error::duplicate_key(format!(
-            "E11000 duplicate key error collection: {ns} index: {} dup key: {{ {} }}",
+            "E11000 duplicate key error collection: {ns} index: {}{collation} dup key: {{ {} }}",
             self.spec.name,
             fields.join(", ")
         ))

@@ -2,6 +2,7 @@
 //! validated as the server does, the generated name (`a_1_b_-1`), and the
 //! document `getIndexes()` lists.
 //! See https://www.mongodb.com/docs/manual/reference/method/db.collection.createIndex/.
+use crate::collation::Collation;
 use crate::error::{Error, Result};
 use crate::expr::CompileCtx;
 use crate::fts::TextIndexSpec;
@@ -11,6 +12,7 @@ use crate::text::shell::{inline, type_name};
 use crate::value::numeric::{is_number, to_f64};
 use crate::value::path::{FieldPath, Part};
 use bson::{Bson, Document};
+use std::rc::Rc;
 
 /// MongoDB's limit on compound index fields.
 const MAX_FIELDS: usize = 32;
@@ -27,6 +29,8 @@ pub struct IndexSpec {
     pub sparse: bool,
     pub hidden: bool,
     pub partial: Option<Filter>,
+    /// The index's collation: its keys hold strings' sort keys (`None`: simple).
+    pub collation: Option<Rc<Collation>>,
     /// The options shown by `getIndexes()` after `v`, `key` and `name`, in the order given.
     pub options: Document,
     /// A text index's weights and languages (its key is `{_fts: "text", _ftsx: 1}`).
@@ -68,6 +72,7 @@ impl IndexSpec {
             sparse: false,
             hidden: false,
             partial: None,
+            collation: None,
             options: Document::new(),
             text: None,
             geo: Vec::new(),
@@ -100,6 +105,7 @@ impl IndexSpec {
             sparse: false,
             hidden: false,
             partial: None,
+            collation: None,
             options: Document::new(),
             text: None,
             geo: geo_fields(keys)?,
@@ -133,7 +139,14 @@ impl IndexSpec {
                 // Accepted and not shown: every index is v2 and built at once here.
                 "background" | "v" => continue,
                 "storageEngine" => {}
-                "collation" => return Err(Error::not_supported("indexes with a collation")),
+                // Shown resolved; `{locale: "simple"}` is not shown.
+                "collation" => {
+                    spec.collation = crate::storage::collation::parse(v)?;
+                    if let Some(c) = &spec.collation {
+                        spec.options.insert("collation", c.spec().clone());
+                    }
+                    continue;
+                }
                 "2dsphereIndexVersion" | "bits" | "min" | "max" if !spec.geo.is_empty() => {
                     geo_option(&mut spec, k, v)?
                 }
@@ -217,9 +230,19 @@ impl IndexSpec {
         d
     }
 
+    /// Give the index the collection's default collation (an index created
+    /// without a `collation` option inherits it).
+    pub fn inherit_collation(&mut self, default: Option<Rc<Collation>>) {
+        if let Some(c) = default {
+            self.options.insert("collation", c.spec().clone());
+            self.collation = Some(c);
+        }
+    }
+
     /// Same definition (keys and options that matter), ignoring the name.
     pub fn same_options(&self, other: &IndexSpec) -> bool {
-        self.unique == other.unique
+        crate::collation::same(self.collation.as_deref(), other.collation.as_deref())
+            && self.unique == other.unique
             && self.sparse == other.sparse
             && self.options.get("partialFilterExpression")
                 == other.options.get("partialFilterExpression")
