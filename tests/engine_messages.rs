@@ -86,11 +86,6 @@ fn samples() -> Vec<(String, String, bool, &'static str)> {
             "db.c.aggregate([{$group: {_id: null, x: {$setUnion: '$a'}}}])",
             "notSupported/accumulator",
         ),
-        s(
-            docs,
-            "db.c.createIndex({a: 1}, {collation: {locale: 'en'}})",
-            "notSupported/indexCollation",
-        ),
         s(docs, "print(1)", "notSupported/function"),
         s(docs, "db.c.find({a: print})", "notSupported/shellGlobal"),
         s(docs, "db.c.find({a: db})", "notSupported/dbAsValue"),
