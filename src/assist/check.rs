@@ -135,13 +135,14 @@ fn check_chain(chain: &Chain, node: &Node) -> crate::error::Result<()> {
                 within(Projection::compile_for_find(p, filter, &ctx).map(drop), arg)?;
             }
         }
-        "count" | "countDocuments" | "deleteOne" | "deleteMany" | "remove" | "findOneAndDelete" => {
-            filter_arg(first, 0, &ctx, node)?;
+        "count" | "countDocuments" => filter_arg(first, 0, &ctx, node, false)?,
+        "deleteOne" | "deleteMany" | "remove" | "findOneAndDelete" => {
+            filter_arg(first, 0, &ctx, node, true)?;
         }
-        "distinct" => filter_arg(first, 1, &ctx, node)?,
+        "distinct" => filter_arg(first, 1, &ctx, node, false)?,
         "updateOne" | "updateMany" | "update" | "findOneAndUpdate" | "replaceOne"
         | "findOneAndReplace" => {
-            filter_arg(first, 0, &ctx, node)?;
+            filter_arg(first, 0, &ctx, node, true)?;
             if let Some(arg) = first.arg(1) {
                 let filters = doc_arg(first, 2).and_then(|o| match o.get("arrayFilters") {
                     Some(Bson::Array(a)) => Some(a.as_slice()),
@@ -200,9 +201,21 @@ fn doc_arg(call: &Call, i: usize) -> Option<&Document> {
     }
 }
 
-fn filter_arg(call: &Call, i: usize, ctx: &CompileCtx, node: &Node) -> crate::error::Result<()> {
+/// `writes`: a write's filter, where `$near` is allowed as in find.
+fn filter_arg(
+    call: &Call,
+    i: usize,
+    ctx: &CompileCtx,
+    node: &Node,
+    writes: bool,
+) -> crate::error::Result<()> {
     if let (Some(f), Some(arg)) = (doc_arg(call, i), call.arg(i)) {
-        Filter::compile(f, ctx).map_err(|e| placed(e, node, arg.span))?;
+        let compiled = if writes {
+            Filter::compile_find(f, ctx)
+        } else {
+            Filter::compile(f, ctx)
+        };
+        compiled.map_err(|e| placed(e, node, arg.span))?;
     }
     Ok(())
 }

@@ -203,6 +203,11 @@ pub(crate) fn access(
     exec: Option<(&ScanStats, usize)>,
 ) -> (Document, usize) {
     let works = |examined: usize, s: &ScanStats| examined + usize::from(s.eof);
+    if let (Access::CollScan { .. }, Some(c)) = (a, c) {
+        if let Some(geo) = super::geo_explain::access(c, plan, exec) {
+            return geo;
+        }
+    }
     match (a, c) {
         (Access::CollScan { forward }, Some(_)) => {
             let counters = exec.map(|(s, matched)| Counters {

@@ -413,9 +413,9 @@ mod window_tests {
     #[test]
     fn windows_find_what_the_whole_search_finds() {
         let hay = format!("{}b{}", "a".repeat(5000), "c".repeat(5000));
-        let re = regex_lite::Regex::new("a{0,10}b").expect("valid");
+        let re = regex::Regex::new("a{0,10}b").expect("valid");
         assert!(windowed_match(&hay, "b", 11, |w| re.is_match(w)));
-        let re = regex_lite::Regex::new("ca{0,10}b").expect("valid");
+        let re = regex::Regex::new("ca{0,10}b").expect("valid");
         assert!(!windowed_match(&hay, "b", 12, |w| re.is_match(w)));
         assert!(!windowed_match("aaaa", "b", 12, |w| re.is_match(w)));
     }
@@ -441,7 +441,7 @@ mod window_tests {
         };
         let alphabet = ['a', 'b', 'c', 'd', 'e', 'x', 'é', 'ü', '1', '2'];
         for p in patterns {
-            let re = regex_lite::Regex::new(p).expect("valid");
+            let re = regex::Regex::new(p).expect("valid");
             let req = super::required(p, "");
             let max = max_chars(p).map(|n| n * 4);
             for _ in 0..400 {

@@ -27,12 +27,13 @@ pub struct Filter {
     root: Node,
     /// Its top level as the parser saw it: for the planner and upserts.
     conjuncts: Conjuncts,
-    /// A top-level `$near`/`$nearSphere` and its path (find only).
+    /// A top-level `$near`/`$nearSphere` and its path (finds and writes).
     near: Option<(FieldPath, NearQuery)>,
 }
 
 impl Filter {
-    /// A filter where `$near` is not allowed (everything but find).
+    /// A filter where `$near` is not allowed (`$match`, `$pull`, `$lookup`,
+    /// partial indexes, validators...).
     pub fn compile(filter: &Document, ctx: &CompileCtx) -> Result<Filter> {
         let f = Self::compile_find(filter, ctx)?;
         if f.near.is_some() {
@@ -44,7 +45,8 @@ impl Filter {
         Ok(f)
     }
 
-    /// A find's filter: one `$near`/`$nearSphere` at the top level is allowed.
+    /// A find's or a write's filter: one `$near`/`$nearSphere` at the top
+    /// level is allowed (the server plans both alike).
     pub fn compile_find(filter: &Document, ctx: &CompileCtx) -> Result<Filter> {
         let mut rec = conjuncts::Recorder::default();
         let root = Parser { ctx }.parse_recorded(filter, Level::Top, Some(&mut rec))?;

@@ -329,12 +329,14 @@ impl Merge {
         }
         let on_id = self.on.len() == 1 && self.on[0].dotted() == "_id";
         // Other `on` fields need a unique, non-partial index on exactly them
-        // (ensureFieldsUniqueOrResolveDocumentKey, 51183).
+        // (ensureFieldsUniqueOrResolveDocumentKey, 51183); a unique geospatial
+        // index does not qualify (requires_unique_index.js).
         let supported = on_id
             || db.collection(&self.coll).is_some_and(|c| {
                 c.indexes().iter().any(|ix| {
                     ix.spec.unique
                         && ix.spec.partial.is_none()
+                        && ix.spec.geo.is_empty()
                         && ix.spec.key.len() == self.on.len()
                         && self.on.iter().all(|p| ix.spec.key.contains_key(p.dotted()))
                 })

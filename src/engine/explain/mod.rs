@@ -97,17 +97,62 @@ fn execute<'c>(
 ) -> Result<(Vec<&'c Document>, Executed)> {
     let filter = Filter::compile(filter_doc, &CompileCtx::default())?;
     let filter = crate::index::text::bind(&filter, Some(filter_doc), c)?;
-    let plan = plan(c, &filter, sort, hint)?;
+    execute_filter(c, &filter, sort, hint, run, max)
+}
+
+/// `execute` for a write's filter, where `$near` runs: the documents within
+/// its distances, nearest first.
+fn execute_write<'c>(
+    c: Option<&'c Collection>,
+    filter_doc: &Document,
+    sort: Option<&SortSpec>,
+    hint: Option<&Bson>,
+    run: &RunCtx,
+    max: usize,
+) -> Result<(Vec<&'c Document>, Executed)> {
+    let filter = Filter::compile_find(filter_doc, &CompileCtx::default())?;
+    let filter = crate::index::text::bind(&filter, Some(filter_doc), c)?;
+    execute_filter(c, &filter, sort, hint, run, max)
+}
+
+fn execute_filter<'c>(
+    c: Option<&'c Collection>,
+    filter: &Filter,
+    sort: Option<&SortSpec>,
+    hint: Option<&Bson>,
+    run: &RunCtx,
+    max: usize,
+) -> Result<(Vec<&'c Document>, Executed)> {
+    let plan = plan(c, filter, sort, hint)?;
+    let near = match (filter.near(), c) {
+        (Some((path, q)), Some(c)) => {
+            crate::aggregate::stages::geo_near::near_index(c, path.dotted(), q)?;
+            Some((path, q))
+        }
+        _ => None,
+    };
     let scope = Scope::new(run);
     let mut matched = Vec::new();
     let mut scan = plan.scan(c);
     for d in scan.by_ref() {
         if filter.matches(d, &scope)? {
             matched.push(d);
-            if matched.len() >= max {
+            if matched.len() >= max && near.is_none() {
                 break;
             }
         }
+    }
+    if let Some((path, q)) = near {
+        let order = crate::aggregate::stages::geo_near::nearest(
+            matched.iter().copied().enumerate(),
+            path,
+            q,
+        );
+        matched = order
+            .into_iter()
+            .filter_map(|(i, _, _)| matched.get(i).copied())
+            .take(max)
+            .collect();
     }
     let stats = scan.stats;
     let n = matched.len();

@@ -1,6 +1,6 @@
 //! explain() of the update and delete methods.
 use super::super::{Call, Database, Session};
-use super::{execute, rejected, wrap};
+use super::{execute_write, rejected, wrap};
 use crate::error::Result;
 use crate::expr::{CompileCtx, Scope};
 use crate::index::explain::{
@@ -57,7 +57,7 @@ pub(super) fn write(session: &Session, coll: &str, call: &Call, v: Verbosity) ->
     } else {
         1
     };
-    let (docs, ran) = execute(
+    let (docs, ran) = execute_write(
         c,
         filter_doc,
         sort.as_ref(),

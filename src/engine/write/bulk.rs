@@ -166,7 +166,7 @@ fn run_op(
             let filter = filter_of(spec, name)?;
             let opts = op_opts(spec, session)?;
             let ctx = opts.compile_ctx();
-            let filter = Filter::compile(&filter, &ctx)?;
+            let filter = Filter::compile_find(&filter, &ctx)?;
             let update = Update::compile(update, opts.array_filters.as_deref(), &ctx)?;
             let multi = name == "updateMany";
             // updateOne and replaceOne models take a sort since MongoDB 8.0, as the methods do.
@@ -193,7 +193,7 @@ fn run_op(
         "deleteOne" | "deleteMany" => {
             let filter = filter_of(spec, name)?;
             let opts = op_opts(spec, session)?;
-            let filter = Filter::compile(&filter, &opts.compile_ctx())?;
+            let filter = Filter::compile_find(&filter, &opts.compile_ctx())?;
             let scope = opts.scope(&session.run);
             let target = Target {
                 filter: &filter,

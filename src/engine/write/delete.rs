@@ -24,7 +24,7 @@ pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<
     let opts = options::parse(opts_doc, &session.run).map_err(|e| e.at(call.span))?;
     let ctx = opts.compile_ctx();
     let filter_span = call.arg(0).map_or(call.span, |a| a.span);
-    let filter = Filter::compile(filter_doc, &ctx).map_err(|e| e.at(filter_span))?;
+    let filter = Filter::compile_find(filter_doc, &ctx).map_err(|e| e.at(filter_span))?;
     let filter = crate::index::text::bind(&filter, Some(filter_doc), session.db.collection(coll))
         .map_err(|e| e.at(filter_span))?;
     let multi = m == Method::DeleteMany || (m == Method::Remove && !just_one);

@@ -2,6 +2,7 @@
 //! an update to each (in place when safe, else on a copy that replaces the
 //! stored document whole), upsert, delete.
 use super::super::{Collection, Database};
+use crate::aggregate::stages::geo_near::{near_index, nearest};
 use crate::error::{Error, Result};
 use crate::expr::Scope;
 use crate::query::sort::SortSpec;
@@ -57,7 +58,7 @@ pub fn find_targets(
     t: &Target,
     scope: &Scope,
 ) -> Result<Vec<(usize, Option<usize>)>> {
-    if t.filter.matches_everything() && t.sort.is_none() {
+    if t.filter.matches_everything() && t.sort.is_none() && t.filter.near().is_none() {
         let n = if t.multi {
             docs.len()
         } else {
@@ -66,11 +67,33 @@ pub fn find_targets(
         return Ok((0..n).map(|i| (i, None)).collect());
     }
     let mut out = Vec::new();
-    for (i, d) in docs.iter().enumerate() {
-        if let Some(pos) = t.filter.matches_at(d, scope)? {
-            out.push((i, pos));
-            if !t.multi && t.sort.is_none() {
-                break;
+    if let Some((path, q)) = t.filter.near() {
+        // `$near` keeps the matches within its distances, nearest first: a
+        // single-document write touches the nearest (geo_update_dedup.js).
+        for (i, d) in docs.iter().enumerate() {
+            if let Some(pos) = t.filter.matches_at(d, scope)? {
+                out.push((i, pos));
+            }
+        }
+        let near = nearest(
+            out.iter().filter_map(|m| docs.get(m.0)).enumerate(),
+            path,
+            q,
+        );
+        out = near
+            .into_iter()
+            .filter_map(|(k, _, _)| out.get(k).copied())
+            .collect();
+        if !t.multi && t.sort.is_none() {
+            out.truncate(1);
+        }
+    } else {
+        for (i, d) in docs.iter().enumerate() {
+            if let Some(pos) = t.filter.matches_at(d, scope)? {
+                out.push((i, pos));
+                if !t.multi && t.sort.is_none() {
+                    break;
+                }
             }
         }
     }
@@ -86,6 +109,15 @@ pub fn find_targets(
         out = best.into_iter().collect();
     }
     Ok(out)
+}
+
+/// A `$near`/`$nearSphere` runs through a geospatial index on its path: the
+/// planner's error otherwise, before the write executes (as find answers it).
+fn check_near_index(db: &Database, coll: &str, t: &Target) -> Result<()> {
+    match (t.filter.near(), db.collection(coll)) {
+        (Some((path, q)), Some(c)) => near_index(c, path.dotted(), q).map(drop),
+        _ => Ok(()),
+    }
 }
 
 fn too_large() -> Error {
@@ -104,6 +136,7 @@ pub fn update(
     keep: bool,
     scope: &Scope,
 ) -> Result<Written> {
+    check_near_index(db, coll, t)?;
     update_targets(db, coll, t, update, upsert, keep, scope).map_err(executing(t.command))
 }
 
@@ -302,6 +335,7 @@ pub fn delete(
     t: &Target,
     scope: &Scope,
 ) -> Result<Vec<(Document, Option<usize>)>> {
+    check_near_index(db, coll, t)?;
     delete_targets(db, coll, t, scope).map_err(executing(t.command))
 }
 

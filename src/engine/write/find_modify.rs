@@ -89,7 +89,7 @@ fn compile_parts(
     ctx: &CompileCtx,
     matched_doc: bool,
 ) -> Result<(Filter, Option<SortSpec>, Option<Projection>)> {
-    let filter = Filter::compile(filter_doc, ctx)?;
+    let filter = Filter::compile_find(filter_doc, ctx)?;
     let sort = opts.sort.as_ref().map(SortSpec::compile).transpose()?;
     let projection = match &opts.projection {
         Some(p) if !p.is_empty() => Some(Projection::compile_for_find(
