@@ -5,7 +5,7 @@
 //!
 //! Layers, lowest first; a module uses only itself and the modules listed before
 //! it (tests/layers.rs reads these lines and checks every file's imports):
-//! - values and text: error, base64, sorting, budget, tzdb, context, collation, value, pcre, text, json
+//! - values and text: error, messages, base64, sorting, budget, tzdb, context, collation, value, pcre, text, json
 //! - geometry: geo
 //! - reader: shell, config, link
 //! - text search: fts
@@ -36,6 +36,7 @@ pub mod geo;
 pub mod index;
 pub mod json;
 pub mod link;
+pub mod messages;
 pub mod page;
 pub mod pcre;
 pub mod projection;
@@ -301,5 +302,7 @@ pub(crate) fn error_json(e: &Error, db_text: &str, script: &str) -> serde_json::
         obj.insert("end".into(), p.utf16_end.into());
         obj.insert("excerpt".into(), p.excerpt.into());
     }
-    serde_json::Value::Object(obj)
+    let mut json = serde_json::Value::Object(obj);
+    messages::annotate(e, &mut json);
+    json
 }

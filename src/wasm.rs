@@ -235,11 +235,13 @@ pub fn format(text: &str) -> Result<JsValue, JsError> {
         Ok(s) => serde_json::json!({ "text": s }),
         Err(e) => {
             let place = e.place("", text);
-            serde_json::json!({ "error": {
+            let mut error = serde_json::json!({
                 "message": e.message, "code": e.code, "codeName": e.code_name,
                 "line": place.as_ref().map(|p| p.line), "column": place.as_ref().map(|p| p.column),
                 "start": place.as_ref().map(|p| p.utf16_start), "end": place.as_ref().map(|p| p.utf16_end),
-            }})
+            });
+            crate::messages::annotate(&e, &mut error);
+            serde_json::json!({ "error": error })
         }
     };
     to_js(&json)

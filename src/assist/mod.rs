@@ -116,13 +116,15 @@ pub fn diagnostics_json(errors: &[Error], text: &str) -> Value {
         .iter()
         .map(|e| {
             let span = e.span.unwrap_or_default();
-            json!({
+            let mut d = json!({
                 "from": crate::error::utf16_offset(text, span.start),
                 "to": crate::error::utf16_offset(text, span.end),
                 "message": e.message,
                 "code": e.code,
                 "codeName": e.code_name.to_string(),
-            })
+            });
+            crate::messages::annotate(e, &mut d);
+            d
         })
         .collect();
     Value::Array(list)

@@ -9,7 +9,7 @@ import { javascript } from '@codemirror/lang-javascript';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
 import { tags as t } from '@lezer/highlight';
-import { t as tx } from './i18n.js';
+import { t as tx, engineMessage } from './i18n.js';
 
 // Colours are CSS variables, so the light/dark switch is pure CSS.
 const highlight = HighlightStyle.define([
@@ -149,7 +149,7 @@ function showMarks(view) {
 /** The engine's check of this pane: `[{from, to, message}]` with UTF-16 offsets. */
 export function showCheck(view, diagnostics) {
   const m = marks.get(view) ?? { run: [], check: [] };
-  m.check = diagnostics.map((d) => widen(view, d.from, d.to, d.message));
+  m.check = diagnostics.map((d) => widen(view, d.from, d.to, engineMessage(d)));
   marks.set(view, m);
   view.dispatch(showMarks(view));
 }

@@ -58,6 +58,22 @@ export function t(key, params) {
   return params ? fill(raw(key), params) : raw(key);
 }
 
+/**
+ * An engine error's message in the page's language. The engine names its own
+ * sentences (`text: {key, params}`, a parameter may itself be such a phrase);
+ * MongoDB's messages carry none and stay as written, as does any unknown key.
+ */
+export function engineMessage(err) {
+  const text = err && err.text;
+  return text && text.key in en ? engineText(text) : err && err.message;
+}
+
+function engineText({ key, params }) {
+  const filled = {};
+  for (const [name, v] of Object.entries(params ?? {})) filled[name] = v && typeof v === 'object' ? engineText(v) : v;
+  return fill(raw(key), filled);
+}
+
 /** A number as the page's language writes it. */
 export const num = (n) => Number(n).toLocaleString(current);
 

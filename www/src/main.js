@@ -14,7 +14,7 @@ import { askReplace, differs, dropLinkFromAddress, copyNote, TEXT as LINK_TEXT }
 import { TEMPLATES, withComments } from './templates.js';
 import { setupLayout } from './layout.js';
 import { setupTutorials } from '../tutorials/tutorials.js';
-import { t, raw, num, language, onLanguage, setupPicker, startLanguage, setLinkLanguage, languageOf } from './i18n.js';
+import { t, raw, num, language, onLanguage, setupPicker, startLanguage, setLinkLanguage, languageOf, engineMessage } from './i18n.js';
 
 const THEME = 'mqlplay.theme';
 const LINK_WARN_BYTES = 8000;
@@ -225,7 +225,7 @@ function fmtMs(ms) {
 function markError(err) {
   if (err.start == null) return;
   const view = err.source === 'db' ? dbView : scriptView;
-  showError(view, { start: err.start, end: err.end, message: `(${err.codeName}) ${err.message}` });
+  showError(view, { start: err.start, end: err.end, message: `(${err.codeName}) ${engineMessage(err)}` });
 }
 
 function jumpTo(err) {
@@ -293,8 +293,8 @@ async function formatBoth() {
     const r = await format(getText(view));
     if (r.error) {
       failed = true;
-      if (r.error.start != null) showError(view, { start: r.error.start, end: r.error.end, message: `(${r.error.codeName}) ${r.error.message}` });
-      status(t('status.formatFailed', { pane: t(key === 'db' ? 'results.dbPane' : 'results.queryPane'), codeName: r.error.codeName, message: r.error.message }));
+      if (r.error.start != null) showError(view, { start: r.error.start, end: r.error.end, message: `(${r.error.codeName}) ${engineMessage(r.error)}` });
+      status(t('status.formatFailed', { pane: t(key === 'db' ? 'results.dbPane' : 'results.queryPane'), codeName: r.error.codeName, message: engineMessage(r.error) }));
     } else {
       setText(view, r.text);
     }

@@ -3,7 +3,7 @@
 // changed documents with their changed fields (dotted paths, before → after).
 // Everything is built with createElement/textContent: no HTML from data, ever.
 import { wrapperText, shellInline, fieldChanges, DIFF_LIMIT } from './diff.js';
-import { t, num } from './i18n.js';
+import { t, num, engineMessage } from './i18n.js';
 
 /** Every text this module puts on the page. */
 export const TEXT = {
@@ -381,7 +381,7 @@ export function firstLine(text) {
 export function errorText(err) {
   const pane = err.source === 'db' ? TEXT.dbPane : err.source === 'script' ? TEXT.queryPane : null;
   const where = err.line ? TEXT.at(pane ?? TEXT.queryPane, err.line, err.column) : pane === TEXT.dbPane ? `${pane}: ` : '';
-  return `${where}(${err.codeName}) ${err.message}`;
+  return `${where}(${err.codeName}) ${engineMessage(err)}`;
 }
 
 /** The statement an error lies in (`stmts`: the statements with results), if any. */

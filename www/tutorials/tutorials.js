@@ -15,7 +15,7 @@
 // replaced the editors). The page asks checkFor() for the open step's check
 // before each run.
 import { renderMarkdown, renderInline } from './markdown.js';
-import { raw, fill as fillIn, language, onLanguage } from '../src/i18n.js';
+import { raw, fill as fillIn, language, onLanguage, engineMessage } from '../src/i18n.js';
 
 // Every string of the panel comes from the page's catalogue (../i18n/, keys
 // `tutorial.*`). `{name}` is a parameter; `{n|one|other}` picks a word by the number n.
@@ -64,6 +64,7 @@ export function sentence(f, labels = null) {
     if (key === 'value' || key === 'size') key = key === 'value' ? 'valueLabelled' : 'sizeLabelled';
   } else if (key === 'value' && p.expectedType) key = 'valueTyped';
   if (key === 'runError' && p.line) key = 'runErrorAt';
+  if (p.text) p.message = engineMessage(p);
   if (key === 'resultCount' && p.atLeast) key = 'resultCountAtLeast';
   const template = F[key] ?? F.differs;
   let prefix = '';

@@ -254,6 +254,10 @@ impl Check {
                 let mut f = Feedback::new("runError")
                     .with("codeName", e.code_name.clone())
                     .with("message", e.message.clone());
+                // The engine's own words, for the page to show in its language.
+                if let Some(t) = crate::messages::recognise(e) {
+                    f = f.with("text", crate::messages::to_json(&t));
+                }
                 if let Some(p) = e.place(db_text, script) {
                     f = f.with("line", p.line).with(
                         "source",
