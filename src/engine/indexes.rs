@@ -14,7 +14,10 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
     match cmd.method {
         Method::CreateIndex => {
             let default = super::collation::of_collection(session, coll);
-            let Some(spec) = CreateIndexArgs::decode(call, cmd.method, &default)?.specs.pop() else {
+            let Some(spec) = CreateIndexArgs::decode(call, cmd.method, &default)?
+                .specs
+                .pop()
+            else {
                 return Err(Error::bad_value("createIndex() needs a key pattern"));
             };
             let name = spec.name.clone();

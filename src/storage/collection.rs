@@ -2,8 +2,8 @@
 //! id, and the indexes kept up to date on every change.
 use super::index::spec::IndexSpec;
 use super::index::{IndexSet, Rid};
-use crate::collation::Collation;
 use super::options::CollectionOptions;
+use crate::collation::Collation;
 use crate::error::{Error, Result};
 use bson::{Bson, Document};
 use std::rc::Rc;

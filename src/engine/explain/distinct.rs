@@ -82,8 +82,7 @@ fn distinct_explained(
             Some(input.0),
         )
     };
-    let command =
-        doc! { "distinct": coll, "key": field, "query": filter_doc.clone(), "$db": Database::current_name() };
+    let command = doc! { "distinct": coll, "key": field, "query": filter_doc.clone(), "$db": Database::current_name() };
     wrap(
         &ns,
         parsed_query(&ran.plan),

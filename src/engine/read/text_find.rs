@@ -82,7 +82,8 @@ impl TextFind<'_> {
             scanned.keys_examined,
             scanned.docs_examined,
         ));
-        let command = doc! {"find": coll, "filter": self.filter_doc.clone(), "$db": Database::current_name()};
+        let command =
+            doc! {"find": coll, "filter": self.filter_doc.clone(), "$db": Database::current_name()};
         let ns = Database::namespace(coll);
         let explain = explain(&ns, self.filter_doc, plan, exec, command);
         Ok((out, Bson::Document(explain)))
