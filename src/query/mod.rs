@@ -53,7 +53,6 @@ impl Filter {
         let mut rec = conjuncts::Recorder::default();
         let root = Parser { ctx }.parse_recorded(filter, Level::Top, Some(&mut rec))?;
         text::check_placement(&root)?;
-        let text_in_or = text::text_in_or(&root, filter, ctx)?.map(Box::new);
         let mut near = Vec::new();
         near::collect(&root, true, &mut near);
         if near.len() > 1 {
@@ -64,6 +63,7 @@ impl Filter {
             Some(_) => return Err(Error::bad_value("geoNear must be top-level expr")),
             None => None,
         };
+        let text_in_or = text::text_in_or(&root, filter, ctx)?.map(Box::new);
         Ok(Filter {
             root,
             conjuncts: rec.out,
