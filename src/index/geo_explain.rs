@@ -150,6 +150,39 @@ fn within(
     (d, examined + 1)
 }
 
+/// The `$geoNear` stage's GEO_NEAR_2D / GEO_NEAR_2DSPHERE over `ix` (the
+/// server turns the stage into a near query): with execution, `matched` is
+/// what the stage returned. Its `query`, when given, filters inside the stage.
+pub(crate) fn geo_near_stage(
+    c: &Collection,
+    ix: &Index,
+    path: &str,
+    query: Option<Document>,
+    matched: Option<usize>,
+) -> (Document, usize) {
+    let kind = ix
+        .spec
+        .geo
+        .iter()
+        .find(|(i, _)| ix.spec.paths.get(*i).is_some_and(|p| p.dotted() == path))
+        .map_or(GeoKind::Sphere2d, |(_, k)| *k);
+    let stats = ScanStats::default();
+    let (mut d, works) = near(c, ix, kind, path, matched.map(|m| (&stats, m)));
+    if let Some(q) = query.filter(|q| !q.is_empty()) {
+        // The filter follows the stage name, as the server prints it.
+        let mut out = Document::new();
+        for (k, v) in d {
+            let is_stage = k == "stage";
+            out.insert(k, v);
+            if is_stage {
+                out.insert("filter", q.clone());
+            }
+        }
+        d = out;
+    }
+    (d, works)
+}
+
 /// GEO_NEAR_2D / GEO_NEAR_2DSPHERE; with execution, its searched index
 /// entries as one FETCH over IXSCAN (the server shows one per annulus).
 fn near(

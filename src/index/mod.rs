@@ -4,7 +4,7 @@
 pub mod bounds;
 pub mod collation;
 pub mod explain;
-mod geo_explain;
+pub mod geo_explain;
 pub mod parsed;
 pub mod plan;
 pub mod scan;

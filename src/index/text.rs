@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::expr::Scope;
 use crate::fts::Search;
 use crate::index::explain::num;
-use crate::query::text::text_index_required;
+use crate::query::text::{text_index_required, TextInOr};
 use crate::query::Filter;
 use crate::storage::Collection;
 use bson::{doc, Bson, Document};
@@ -30,8 +30,9 @@ pub fn bind(
     let Some(spec) = ix.spec.text.as_deref() else {
         return Err(text_index_required());
     };
+    let context = filter_doc.map(text_context).unwrap_or_default();
     for field in &spec.prefix {
-        if filter_doc.is_some_and(|d| !equality_on(d, field)) {
+        if filter_doc.is_some() && !context.iter().any(|d| equality_on(d, field)) {
             return Err(Error::new(
                 291,
                 "NoQueryExecutionPlans",
@@ -39,9 +40,68 @@ pub fn bind(
             ));
         }
     }
+    if let Some(in_or) = filter.text_in_or() {
+        or_clause_scans(in_or, c)?;
+    }
     let mut bound = filter.clone();
     bound.bind_text(Search::new(args, spec, &ix.spec.name, &ix.spec.key));
     Ok(bound)
+}
+
+/// The index scan that answers each `$or` clause beside `$text` (as
+/// explain's `FETCH` over `IXSCAN`), or the server's error when one of them
+/// has no index to use.
+pub fn or_clause_scans(in_or: &TextInOr, c: &Collection) -> Result<Vec<Document>> {
+    let mut scans = Vec::with_capacity(in_or.clauses.len());
+    for clause in &in_or.clauses {
+        let plan = crate::index::plan::plan(Some(c), clause, None, None)?;
+        let crate::index::plan::Access::Index(p) = plan.access else {
+            return Err(in_or.unindexed_clause());
+        };
+        let ix = c
+            .indexes()
+            .iter()
+            .nth(p.index)
+            .ok_or_else(|| in_or.unindexed_clause())?;
+        scans.push(doc! {
+            "stage": "FETCH",
+            "inputStage": {
+                "stage": "IXSCAN",
+                "keyPattern": ix.spec.key.clone(),
+                "indexName": ix.spec.name.clone(),
+                "direction": if p.forward { "forward" } else { "backward" },
+            },
+        });
+    }
+    Ok(scans)
+}
+
+/// The filter documents on the way down to `$text` (through `$and` and `$or`
+/// clauses): a compound text index's prefix equalities may sit in any of them.
+fn text_context(filter: &Document) -> Vec<&Document> {
+    fn walk<'a>(d: &'a Document, out: &mut Vec<&'a Document>) -> bool {
+        out.push(d);
+        if d.contains_key("$text") {
+            return true;
+        }
+        for (k, v) in d {
+            let ("$and" | "$or", Bson::Array(items)) = (k.as_str(), v) else {
+                continue;
+            };
+            for item in items {
+                if let Bson::Document(item) = item {
+                    if walk(item, out) {
+                        return true;
+                    }
+                }
+            }
+        }
+        out.pop();
+        false
+    }
+    let mut out = Vec::new();
+    walk(filter, &mut out);
+    out
 }
 
 /// Does the filter fix `field` by equality at its top level (or in a top-level `$and`)?
@@ -129,6 +189,27 @@ pub fn winning_plan(search: &Search, wants_score: bool) -> Document {
     }
 }
 
+/// A `$text` under `$or`: the text plan beside the other clauses' index
+/// scans under an `OR` (a `SUBPLAN` when the `$or` is the whole filter, as the
+/// classic engine plans rooted `$or`s clause by clause).
+pub fn with_or_clauses(
+    filter: &Filter,
+    c: Option<&Collection>,
+    text_plan: Document,
+) -> Result<Document> {
+    let (Some(in_or), Some(c)) = (filter.text_in_or(), c) else {
+        return Ok(text_plan);
+    };
+    let mut inputs = vec![Bson::Document(text_plan)];
+    inputs.extend(or_clause_scans(in_or, c)?.into_iter().map(Bson::Document));
+    let or = doc! {"stage": "OR", "inputStages": inputs};
+    Ok(if in_or.text_is_root_or_clause {
+        doc! {"stage": "SUBPLAN", "inputStage": or}
+    } else {
+        doc! {"stage": "FETCH", "filter": {}, "inputStage": or}
+    })
+}
+
 /// The documents a bound `$text` filter matches (with their positional
 /// matches), and the index keys and documents a scan of the text index reads.
 pub struct TextScan<'c> {
@@ -146,14 +227,19 @@ pub fn scan<'c>(filter: &Filter, c: Option<&'c Collection>, scope: &Scope) -> Re
     let (Some(search), Some(c)) = (filter.text_search(), c) else {
         return Ok(out);
     };
+    // Under `$or`, the other clauses' index scans bring documents of their own.
+    let in_or = filter.text_in_or().is_some();
     for d in c.docs() {
         let hits = search.keys_hit(d)?;
-        if hits == 0 {
+        if hits == 0 && !in_or {
             continue;
         }
-        out.keys_examined += hits;
-        out.docs_examined += 1;
-        if let Some(pos) = filter.matches_at(d, scope)? {
+        let matched = filter.matches_at(d, scope)?;
+        if hits > 0 || matched.is_some() {
+            out.keys_examined += hits;
+            out.docs_examined += 1;
+        }
+        if let Some(pos) = matched {
             out.matched.push((d, pos));
         }
     }

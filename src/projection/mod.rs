@@ -190,8 +190,16 @@ impl Projection {
         };
         if let Some(score) = doc.get(crate::fts::SCORE_FIELD) {
             for name in &self.meta {
-                out.remove(name);
-                out.insert(name.clone(), score.clone());
+                match name.split_once('.') {
+                    None => {
+                        out.remove(name);
+                        out.insert(name.clone(), score.clone());
+                    }
+                    Some(_) => {
+                        let parts: Vec<&str> = name.split('.').collect();
+                        set_computed(&mut out, &parts, score);
+                    }
+                }
             }
         }
         Ok(out)
@@ -445,6 +453,43 @@ fn parse_sub_object(
     merge_sub(parent, &path, full, tree)
 }
 
+/// Set a computed field at a dotted path as the server's projection does
+/// (`$addFields` semantics): into every element of an array met on the way,
+/// a missing or non-document step becoming a document. The depth is that of
+/// the path and of the document's arrays, both bounded on input.
+fn set_computed(doc: &mut Document, parts: &[&str], value: &Bson) {
+    let Some((first, rest)) = parts.split_first() else {
+        return;
+    };
+    if rest.is_empty() {
+        doc.insert(*first, value.clone());
+        return;
+    }
+    match doc.get_mut(*first) {
+        Some(Bson::Document(d)) => set_computed(d, rest, value),
+        Some(Bson::Array(items)) => set_in_array(items, rest, value),
+        _ => {
+            let mut d = Document::new();
+            set_computed(&mut d, rest, value);
+            doc.insert(*first, d);
+        }
+    }
+}
+
+fn set_in_array(items: &mut [Bson], parts: &[&str], value: &Bson) {
+    for item in items {
+        match item {
+            Bson::Document(d) => set_computed(d, parts, value),
+            Bson::Array(inner) => set_in_array(inner, parts, value),
+            other => {
+                let mut d = Document::new();
+                set_computed(&mut d, parts, value);
+                *other = Bson::Document(d);
+            }
+        }
+    }
+}
+
 /// Put a nested tree at `path`, merging with a level already there.
 fn merge_sub(parent: &mut Tree, path: &[&str], full: &str, tree: Tree) -> Result<()> {
     for (k, node) in tree.fields {
@@ -474,11 +519,7 @@ fn parse_operator(
     match op {
         "$meta" => match arg {
             Bson::String(s) if s == "textScore" && sub.len() == 1 => {
-                if path.len() > 1 || full.contains('.') {
-                    return Err(Error::not_supported(
-                        "{$meta: \"textScore\"} below the top level of a projection",
-                    ));
-                }
+                // At any depth, as the server's projection parser takes it.
                 st.meta.push(full.to_string());
                 Ok(())
             }

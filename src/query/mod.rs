@@ -29,6 +29,8 @@ pub struct Filter {
     conjuncts: Conjuncts,
     /// A top-level `$near`/`$nearSphere` and its path (finds and writes).
     near: Option<(FieldPath, NearQuery)>,
+    /// The other clauses of the `$or`s a `$text` sits under.
+    text_in_or: Option<Box<text::TextInOr>>,
 }
 
 impl Filter {
@@ -61,16 +63,23 @@ impl Filter {
             Some(_) => return Err(Error::bad_value("geoNear must be top-level expr")),
             None => None,
         };
+        let text_in_or = text::text_in_or(&root, filter, ctx)?.map(Box::new);
         Ok(Filter {
             root,
             conjuncts: rec.out,
             near,
+            text_in_or,
         })
     }
 
     /// The top-level conjuncts and operators, recorded while compiling.
     pub fn conjuncts(&self) -> &Conjuncts {
         &self.conjuncts
+    }
+
+    /// The `$or` clauses beside the filter's `$text`, when it sits under `$or`.
+    pub fn text_in_or(&self) -> Option<&text::TextInOr> {
+        self.text_in_or.as_deref()
     }
 
     /// The filter's `$near`/`$nearSphere` and its path.

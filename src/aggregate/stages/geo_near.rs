@@ -205,7 +205,7 @@ impl GeoNear {
 
     /// The geo field to use: `key`, else the only 2d index's field, else the
     /// only 2dsphere index's field.
-    fn field(&self, c: &Collection, ns: &str) -> Result<String> {
+    pub(crate) fn field(&self, c: &Collection, ns: &str) -> Result<String> {
         if let Some(k) = &self.key {
             return Ok(k.clone());
         }
@@ -236,7 +236,7 @@ impl GeoNear {
     }
 
     /// The near condition the stage stands for.
-    fn near_query(&self) -> Result<NearQuery> {
+    pub(crate) fn near_query(&self) -> Result<NearQuery> {
         let mut ops = Document::new();
         let op = if self.spherical {
             "$nearSphere"

@@ -5,6 +5,7 @@
 //! See https://www.mongodb.com/docs/manual/reference/method/db.collection.explain/.
 mod count;
 mod distinct;
+mod geo_near;
 mod pipeline;
 mod text;
 mod write;

@@ -21,6 +21,9 @@ pub fn aggregate(session: &mut Session, coll: &str, stages: &[Bson], v: Verbosit
     if pipeline.has_text() {
         return super::text::aggregate(session, coll, stages, v);
     }
+    if let Some(explained) = super::geo_near::aggregate(session, coll, stages, v)? {
+        return Ok(explained);
+    }
     let mut matches = Vec::new();
     let mut sort: Option<Document> = None;
     let (mut skip, mut limit) = (0i64, 0i64);

@@ -21,7 +21,11 @@ pub fn aggregate(session: &Session, coll: &str, stages: &[Bson], v: Verbosity) -
     let scope = Scope::new(&session.run);
     let scanned = crate::index::text::scan(&filter, c, &scope)?;
     let wants_score = stages.iter().skip(1).any(crate::fts::asks_text_score);
-    let plan = crate::index::text::winning_plan(search, wants_score);
+    let plan = crate::index::text::with_or_clauses(
+        &filter,
+        c,
+        crate::index::text::winning_plan(search, wants_score),
+    )?;
     let exec = (v >= Verbosity::ExecutionStats).then_some((
         scanned.matched.len(),
         scanned.keys_examined,

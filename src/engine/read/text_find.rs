@@ -4,7 +4,9 @@
 use crate::error::Result;
 use crate::expr::Scope;
 use crate::index::explain::Verbosity;
-use crate::index::text::{bind, explain, scan, strip_score, winning_plan, with_score};
+use crate::index::text::{
+    bind, explain, scan, strip_score, winning_plan, with_or_clauses, with_score,
+};
 use crate::projection::Projection;
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
@@ -69,7 +71,7 @@ impl TextFind<'_> {
         }
         let wants_score = self.sort.is_some_and(SortSpec::uses_text_score)
             || self.projection.is_some_and(Projection::uses_text_score);
-        let mut plan = winning_plan(search, wants_score);
+        let mut plan = with_or_clauses(&filter, c, winning_plan(search, wants_score))?;
         if let Some(sort) = self.sort.filter(|s| !s.is_empty()) {
             plan = doc! {"stage": "SORT", "sortPattern": sort.pattern(), "memLimit": 104_857_600, "type": "simple", "inputStage": plan};
         }
