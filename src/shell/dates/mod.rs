@@ -246,7 +246,7 @@ mod tests {
             parse_js_date("2024-10-26T15:47:03.434Z", None)
         );
         assert_eq!(
-            js_date_string(T),
+            js_date_string(T, None),
             "Thu Oct 26 2023 15:47:03 GMT+0000 (Coordinated Universal Time)"
         );
         assert_eq!(iso_string(T).as_deref(), Some("2023-10-26T15:47:03.434Z"));
