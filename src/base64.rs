@@ -147,7 +147,9 @@ pub fn decode(alphabet: Alphabet, padding: Padding, input: &[u8]) -> Result<Vec<
     }
     match padding {
         Padding::Indifferent => {}
-        Padding::Canonical if (pads + morsels) % 4 != 0 => return Err(DecodeError::InvalidPadding),
+        Padding::Canonical if !(pads + morsels).is_multiple_of(4) => {
+            return Err(DecodeError::InvalidPadding)
+        }
         Padding::None if pads > 0 => return Err(DecodeError::InvalidPadding),
         _ => {}
     }

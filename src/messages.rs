@@ -104,6 +104,128 @@ pub const SENTENCES: &[(&str, i32, &str)] = &[
         9,
         "a collection must contain documents, found a {type}",
     ),
+    // The reader's own words; `{js}` is JavaScript's message, kept in English.
+    ("expectedPropertyName", 9, "{js}: expected a property name"),
+    (
+        "shorthandProperty",
+        9,
+        "shorthand property '{key}' is not supported: write '{key}: value'",
+    ),
+    (
+        "arrayHoles",
+        9,
+        "holes in array literals are not supported (two commas in a row)",
+    ),
+    ("invalidNumber", 9, "invalid number '{text}'"),
+    ("numberMissingDigits", 9, "{js}: missing digits"),
+    ("numberMissingExponent", 9, "{js}: missing exponent"),
+    ("numberMalformed", 9, "{js}: malformed number"),
+    ("regexFlagTwice", 9, "{js}: duplicate '{flag}'"),
+    ("bigIntNegation", 2, "BigInt negation overflows"),
+    ("negateType", 14, "cannot negate a value of type {type}"),
+    ("indexExpression", 14, "unsupported index expression"),
+    ("extendedJson", 9, "invalid Extended JSON: {why}"),
+    // The shell's constructors, checked as mongosh checks them, in our words.
+    ("hashDigits", 2, "{name}: the hash must be 32 hex digits"),
+    ("hashHex", 2, "{name}: the hash must be a hex string"),
+    ("dataBase64", 2, "{name}: the data must be a base64 string"),
+    ("dataHex", 2, "{name}: the data must be a hex string"),
+    (
+        "dataHexPairs",
+        2,
+        "{name}: the data must be a string of hex digit pairs",
+    ),
+    (
+        "createFromTime",
+        2,
+        "ObjectId.createFromTime expects seconds as a 32-bit number",
+    ),
+    ("codeString", 2, "Code() expects a string"),
+    ("codeScope", 2, "Code(): the scope must be an object"),
+    (
+        "stringOrNumberArgument",
+        2,
+        "{name}: argument must be a string or a number",
+    ),
+    ("stringOrNumber", 2, "{name}: expected a string or a number"),
+    ("int64Invalid", 2, "{name}: {value} is not a valid 64-bit integer"),
+    (
+        "timestampRange",
+        2,
+        "{name}: t and i must be integers in the 32-bit unsigned range",
+    ),
+    (
+        "binarySubtype",
+        2,
+        "{name}: the subtype must be a number from 0 to 255",
+    ),
+    ("uuidHex", 2, "{name}: expected a hex string"),
+    ("patternString", 2, "{name}: the pattern must be a string"),
+    ("flagsString", 2, "{name}: the flags must be a string"),
+    ("optionsString", 2, "{name}: the options must be a string"),
+    (
+        "regexNul",
+        2,
+        "a regular expression cannot contain a null character",
+    ),
+    (
+        "dbRefArguments",
+        2,
+        "{name}: expected a collection name and an id",
+    ),
+    (
+        "dbRefDatabase",
+        2,
+        "{name}: the database name must be a string",
+    ),
+    // The engine's checks of a method call's arguments and chaining.
+    ("dbAlone", 2, "`db` alone does nothing here: call a method, e.g. db.getCollectionNames()"),
+    ("collectionAlone", 2, "db.{name} is a collection: call a method on it, e.g. db.{name}.find()"),
+    ("methodNotCalled", 2, "{name} is a method: call it with ()"),
+    ("tooManyArguments", 2, "{name}() takes at most {max} argument(s)"),
+    ("wholeNumber", 14, "{what} must be a whole number, got {value}"),
+    ("needsNumber", 2, "{name}() needs a number"),
+    ("needsCollectionName", 2, "{name}() needs a collection name (a non-empty string)"),
+    ("createCollectionName", 2, "createCollection() needs a collection name"),
+    ("chainedAfterDocument", 2, "{name}() cannot be chained after {prev}(): it returns a document, not a cursor"),
+    ("chainedAfterValue", 2, "{name}() cannot be chained after {prev}(): it returns a value, not a cursor"),
+    ("chainedAfterExplained", 2, "{name}() cannot be chained after an explained {prev}()"),
+    ("chainedAfter", 2, "{name}() cannot be chained after {prev}()"),
+    ("notChainable", 2, "{name}() cannot be chained here: the previous call does not return a cursor"),
+    ("chainedOnCollectionNames", 2, "{name}() cannot be chained on getCollectionNames()"),
+    ("unknownCursorMethod", 2, "unknown cursor method {name}(); supported: {list}"),
+    ("unknownFindOption", 2, "unknown find() option {name}; supported: sort, skip, limit, projection, hint, comment, maxTimeMS, batchSize, allowDiskUse"),
+    ("unknownOption", 2, "unknown option {name}; supported: {list}"),
+    ("sortArgument", 14, "sort must be an object, a field name or an array of [field, direction] pairs, got {type}"),
+    ("distinctField", 2, "distinct() needs a field name"),
+    ("needsDocument", 2, "{name}() needs a document"),
+    ("needsDocumentGot", 2, "{name}() needs a document, got {type}"),
+    ("insertOneArray", 2, "insertOne() takes one document, not an array: use insertMany() for several"),
+    ("insertManyArray", 2, "insertMany() needs an array of documents"),
+    ("documentNotObject", 2, "document {i} is not an object but {type}"),
+    ("updateArgument", 14, "the update must be an object or a pipeline (array), got {type}"),
+    ("replacementArgument", 14, "the replacement must be an object, got {type}"),
+    ("mustBeObject", 14, "{what} must be an object, got {type}"),
+    ("mustBeObjectValue", 2, "{what} must be an object, got {type}"),
+    ("aggregateStages", 14, "aggregate() expects an array of stages, got {type}"),
+    ("dbAggregateStart", 72, "db.aggregate() needs a pipeline that starts with a collection-less stage such as $documents"),
+    ("explainMethod", 2, "db.collection.explain() explains a method: db.collection.explain().find({...})"),
+    ("keyPatternNeeded", 2, "{name}() needs a key pattern, e.g. {a: 1}"),
+    ("keyPatternObject", 14, "{name}() needs a key pattern object, got {type}"),
+    ("createIndexesArray", 14, "createIndexes() needs an array of key patterns"),
+    ("createIndexesObjects", 14, "createIndexes() needs key pattern objects, got {type}"),
+    ("dropIndexArgument", 14, "dropIndex() needs an index name or key pattern"),
+    ("dropIndexesArgument", 14, "dropIndexes() needs an index name, a key pattern or an array of names, got {type}"),
+    ("dropIndexesNames", 14, "dropIndexes() needs index names, got {type}"),
+    ("siblingDbString", 14, "getSiblingDB() needs a database name (a string)"),
+    ("siblingDbOne", 2, "getSiblingDB() takes one database name"),
+    ("variableNesting", 15, "the value of {name} nests more than {max} levels"),
+    ("runCommandDocument", 2, "runCommand() needs a command document"),
+    ("runCommandEmpty", 40414, "no command given: runCommand() needs a command document such as {collMod: 'name'}"),
+    ("bulkWriteArray", 14, "bulkWrite() needs an array of operations, got {type}"),
+    ("bulkWriteField", 2, "bulkWrite {op} needs a '{name}' field"),
+    ("bulkWriteOneOf", 2, "bulkWrite operation {i} must be one of {insertOne: ...}, {updateOne: ...}, {updateMany: ...}, {replaceOne: ...}, {deleteOne: ...}, {deleteMany: ...}"),
+    ("bulkWriteUnknown", 2, "unknown bulkWrite operation {name}; supported: insertOne, updateOne, updateMany, replaceOne, deleteOne, deleteMany"),
 ];
 
 /// Phrases of ours that fill a sentence's `what` or `cause`: key, English.
@@ -163,10 +285,107 @@ pub const PARTS: &[(&str, &str)] = &[
         "unicodeProperties",
         "Unicode property escapes (\\p{...}, \\P{...})",
     ),
+    ("serverStage", "the {name} stage (it needs a MongoDB server); it"),
+    ("outTimeSeries", "$out into a time series collection"),
+    ("mergeTimeSeries", "$merge into a time series collection"),
+    ("textIndexVersion", "text index version {version}"),
+    (
+        "enterpriseLanguage",
+        "the text search language \"{name}\" (MongoDB Enterprise only)",
+    ),
+    (
+        "metaBelowTop",
+        "{$meta: \"textScore\"} below the top level of a projection",
+    ),
+    ("metaInProjection", "{$meta: \"{name}\"} in projections"),
+    ("sortByMeta", "sorting by {$meta: \"{name}\"}"),
+    (
+        "strictWinding",
+        "the strict-winding CRS (polygons larger than a hemisphere)",
+    ),
+    ("collationLocale", "the collation locale '{locale}'"),
+    (
+        "collationBackwards",
+        "backwards: {backwards} with locale '{locale}'",
+    ),
+    (
+        "indexOption",
+        "the index option '{name}' (text, geospatial and wildcard indexes)",
+    ),
+    ("timeseriesOption", "the timeseries option '{name}'"),
+    (
+        "createCollectionCapped",
+        "the createCollection option '{name}' without 'capped: true'",
+    ),
+    ("createCollectionOption", "the createCollection option '{name}'"),
+    ("timeSeriesWith", "a time series collection with '{name}'"),
+    ("timeSeriesValidator", "a validator on a time series collection"),
+    ("collModOption", "the collMod option '{name}'"),
+    ("runCommand", "the command '{name}' in db.runCommand()"),
+    (
+        "aggregationCursor",
+        "{name}() on an aggregation cursor (supported: toArray, pretty, itcount)",
+    ),
+    ("cursorOnIndexes", "cursor.{name}() (it works on indexes)"),
+    (
+        "cursorForEach",
+        "cursor.forEach() (it runs a JavaScript function); use return the documents (toArray()) or transform them with an aggregation $project / $set instead",
+    ),
+    (
+        "cursorMap",
+        "cursor.map() (it runs a JavaScript function); use an aggregation pipeline with $project or $set instead",
+    ),
+    (
+        "cursorFilter",
+        "cursor.filter() (it runs a JavaScript function); use a query filter or an aggregation $match instead",
+    ),
+    (
+        "cursorReduce",
+        "cursor.reduce() (it runs a JavaScript function); use an aggregation $group instead",
+    ),
+    (
+        "cursorClose",
+        "cursor.close() (it runs a JavaScript function); use nothing: cursors close by themselves here instead",
+    ),
+    (
+        "operatorOnDate",
+        "the {sign} operator on a date (use getTime() or subtract) (only numbers and dates are folded)",
+    ),
+    (
+        "operatorOnBigInt",
+        "the {sign} operator on a BigInt/NumberLong (only numbers and dates are folded)",
+    ),
+    (
+        "operatorOnType",
+        "the {sign} operator on a value of type {type} (only numbers and dates are folded)",
+    ),
+    ("methodOfValue", "calling .{name}() on a {type} value"),
+    ("propertyOfValue", "reading .{name} of a {type} value"),
+    ("indexesOfType", "{name} indexes"),
+    // Why an Extended JSON wrapper is invalid.
+    (
+        "ejsonPlain",
+        "expected plain JSON inside the wrapper",
+    ),
+    ("ejsonNextField", "invalid {key}: unexpected field next to it"),
+    ("ejsonString", "invalid {key}: expected a string"),
+    ("ejsonObject", "invalid {key}: expected an object"),
+    ("ejsonOne", "invalid {key}: expected 1"),
+    ("ejsonTrue", "invalid {key}: expected true"),
+    ("ejsonDate", "invalid {key}: expected a date"),
+    ("ejsonRfc3339", "invalid {key}: expected an RFC 3339 date"),
+    ("ejsonInteger", "invalid {key}: expected an integer"),
+    ("ejsonUnknownField", "invalid {key}: unknown field `{field}`"),
+    ("ejsonMissingField", "invalid {key}: missing field `{field}`"),
+    (
+        "ejsonValueCount",
+        "invalid {key}: {count} values where {expected} were expected",
+    ),
+    ("ejsonInvalid", "invalid {key}: {detail}"),
 ];
 
 /// Parameters whose value may be one of [`PARTS`].
-const PHRASE_PARAMS: [&str; 3] = ["what", "cause", "feature"];
+const PHRASE_PARAMS: [&str; 4] = ["what", "cause", "feature", "why"];
 
 /// The message's key and parameters, if the engine wrote it (by code and words).
 pub fn recognise(e: &Error) -> Option<Text> {
@@ -260,11 +479,11 @@ fn pieces(template: &str) -> Vec<Piece<'_>> {
                 out.push(Piece::Param(n));
                 rest = &rest[c + 1..];
             }
-            // A brace that is the message's own (`${}`, `{...}`).
+            // A brace that is the message's own (`${}`, `{$meta: …}`): a
+            // parameter may still follow inside it.
             _ => {
-                let end = close.map_or(rest.len(), |c| c + 1);
-                out.push(Piece::Lit(&rest[..end]));
-                rest = &rest[end..];
+                out.push(Piece::Lit(&rest[..=open]));
+                rest = &rest[open + 1..];
             }
         }
     }

@@ -163,13 +163,10 @@ pub(crate) fn get_in<'a>(v: &'a Bson, rest: &[String]) -> Option<Cow<'a, Bson>> 
 fn map_array(items: &[Bson], rest: &[String]) -> Vec<Bson> {
     let mut out = Vec::with_capacity(items.len());
     for item in items {
-        match item {
-            Bson::Document(_) => {
-                if let Some(v) = get_in(item, rest) {
-                    out.push(v.into_owned());
-                }
+        if let Bson::Document(_) = item {
+            if let Some(v) = get_in(item, rest) {
+                out.push(v.into_owned());
             }
-            _ => {}
         }
     }
     out

@@ -61,7 +61,7 @@ pub fn db_stats(db: &Database) -> Bson {
         index_size += index_sizes(c).1;
         indexes += c.indexes().len();
     }
-    let avg = if objects == 0 { 0 } else { size / objects };
+    let avg = size.checked_div(objects).unwrap_or(0);
     Bson::Document(doc! {
         "db": Database::current_name(),
         "collections": num(collections),

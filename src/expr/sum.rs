@@ -234,7 +234,7 @@ mod tests {
         assert_eq!(sum(&[Bson::Int64(1), Bson::Int32(2)]), Bson::Int64(3));
         assert_eq!(
             sum(&[Bson::Int64(i64::MAX), Bson::Int64(1)]),
-            Bson::Double(9.223372036854775808e18)
+            Bson::Double(9.223_372_036_854_776e18)
         );
         assert_eq!(sum(&[Bson::Int32(1), Bson::Double(0.5)]), Bson::Double(1.5));
         assert_eq!(sum(&[]), Bson::Int32(0));

@@ -124,3 +124,45 @@ for (const lang of ['de', 'ja']) {
     await page.close();
   });
 }
+
+for (const lang of ['de', 'ja']) {
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    test(`${lang} (${name}): the reader's errors and the text/geo "not supported" errors read in the page's language`, async () => {
+      const page = await openPage(lang, viewport);
+      // The reader: JavaScript's own words stay English inside our sentence.
+      await setText(page, 'query-editor', 'db.trades.find({ ) })');
+      const reader = await run(page);
+      const expected = sentence(lang, 'engine.expectedPropertyName', { js: "Unexpected token ')'" });
+      assert.ok(reader.includes(expected), `${lang}: ${reader}`);
+      assert.ok(!reader.includes('expected a property name'), `${lang}: English left: ${reader}`);
+      assert.ok((await page.textContent('#status')).includes(expected), 'status line');
+      await page.screenshot({ path: join(artifacts, `messages-${lang}-${name}-reader.png`) });
+
+      // Extended JSON in the Database pane: the sentence and the reason inside it.
+      await setText(page, 'db-editor', 'db = { trades: [{ a: { $oid: 1 } }] }');
+      await setText(page, 'query-editor', 'db.trades.find()');
+      const ejson = await run(page);
+      const why = sentence(lang, 'engine.part.ejsonString', { key: '$oid' });
+      assert.ok(ejson.includes(sentence(lang, 'engine.extendedJson', { why })), `${lang}: ${ejson}`);
+
+      // Text search: a language only MongoDB Enterprise has.
+      await setText(page, 'db-editor', 'db = { trades: [{ _id: 1, s: "a" }] }');
+      await setText(page, 'query-editor',
+        'db.trades.createIndex({ s: "text" })\ndb.trades.find({ $text: { $search: "a", $language: "arabic" } })');
+      const text = await run(page);
+      const language = sentence(lang, 'engine.part.enterpriseLanguage', { name: 'arabic' });
+      assert.ok(text.includes(sentence(lang, 'engine.notSupported', { what: language })), `${lang}: ${text}`);
+      assert.ok(!text.includes('Enterprise only'), `${lang}: English left: ${text}`);
+
+      // Geo: the strict-winding CRS.
+      await setText(page, 'query-editor', 'db.trades.find({ loc: { $geoWithin: { $geometry: { type: "Polygon", '
+        + 'coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]], crs: { type: "name", properties: '
+        + '{ name: "urn:x-mongodb:crs:strictwinding:EPSG:4326" } } } } } })');
+      const geo = await run(page);
+      const crs = sentence(lang, 'engine.notSupported', { what: sentence(lang, 'engine.part.strictWinding') });
+      assert.ok(geo.includes(crs), `${lang}: ${geo}`);
+      await page.screenshot({ path: join(artifacts, `messages-${lang}-${name}-geo.png`) });
+      await page.close();
+    });
+  }
+}

@@ -1,6 +1,7 @@
 //! The operator table: every MongoDB 8.x expression operator name and the
 //! function that compiles its arguments. Looked up once per operator at compile time.
 mod accumulators;
+mod add_state;
 mod arithmetic;
 mod array;
 mod array_named;

@@ -75,7 +75,7 @@ pub(super) fn check(v: Value) -> Result<CheckSpec> {
         collections: match o.0.remove("collections") {
             None => Map::new(),
             Some(Value::Object(m)) => m,
-            Some(_) => return Err(malformed(format!("collections: expected an object"))),
+            Some(_) => return Err(malformed("collections: expected an object".to_string())),
         },
         error: o.opt("error").map(error_check).transpose()?,
     };
@@ -107,7 +107,7 @@ fn where_spec(v: Value) -> Result<WhereSpec> {
         exists: match o.opt("exists") {
             None => None,
             Some(Value::Bool(b)) => Some(b),
-            Some(_) => return Err(malformed(format!("exists: expected a boolean"))),
+            Some(_) => return Err(malformed("exists: expected a boolean".to_string())),
         },
     };
     o.done("where")?;
@@ -122,7 +122,7 @@ fn error_check(v: Value) -> Result<ErrorCheck> {
             .map(|v| {
                 v.as_i64()
                     .and_then(|n| i32::try_from(n).ok())
-                    .ok_or_else(|| malformed(format!("code: expected an integer")))
+                    .ok_or_else(|| malformed("code: expected an integer".to_string()))
             })
             .transpose()?,
         code_name: string_of(o.opt("codeName"), "codeName")?,
