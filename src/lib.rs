@@ -132,9 +132,9 @@ pub fn run(db_text: &str, script: &str, run: &RunCtx) -> RunOutput {
         }
     };
     let (results, work, error) = run_loaded(&mut db, script, run);
-    let collections = db
-        .collections()
-        .map(|(n, c)| (n.to_string(), c.docs().to_vec()))
+    let collections = storage::namespaces::listed(&db)
+        .into_iter()
+        .map(|(n, c, _)| (n.into_owned(), c.docs().to_vec()))
         .collect();
     RunOutput {
         results,

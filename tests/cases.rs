@@ -17,6 +17,20 @@ struct Case {
     collections: Vec<(String, String)>,
     error: Option<(i32, String)>,
     message: Option<String>,
+    /// The run's time zone (`tz: Europe/Berlin`); UTC without one.
+    tz: Option<String>,
+}
+
+impl Case {
+    fn run_ctx(&self) -> RunCtx {
+        RunCtx {
+            tz: self
+                .tz
+                .as_deref()
+                .map(|z| mqlplay::tzdb::Tz::parse(z).unwrap_or_else(|| panic!("unknown zone {z}"))),
+            ..RunCtx::default()
+        }
+    }
 }
 
 fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -76,6 +90,7 @@ fn parse_cases(text: &str) -> Vec<Case> {
                 Header::Section(s) => section = Some(s),
                 Header::Error(code, name) => case.error = Some((code, name)),
                 Header::Message(m) => case.message = Some(m),
+                Header::Tz(z) => case.tz = Some(z),
             }
             continue;
         }
@@ -102,6 +117,7 @@ enum Header {
     Section(String),
     Error(i32, String),
     Message(String),
+    Tz(String),
 }
 
 fn header_of(t: &str) -> Option<Header> {
@@ -123,6 +139,9 @@ fn header_of(t: &str) -> Option<Header> {
         let code = parts.next()?.parse().ok()?;
         let name = parts.next().unwrap_or_default().to_string();
         return Some(Header::Error(code, name));
+    }
+    if let Some(zone) = t.strip_prefix("tz: ") {
+        return Some(Header::Tz(zone.to_string()));
     }
     t.strip_prefix("message: ")
         .map(|m| Header::Message(m.to_string()))
@@ -187,7 +206,7 @@ fn unordered_eq(a: &Bson, b: &Bson) -> bool {
 }
 
 fn check(case: &Case) -> Result<(), String> {
-    let out = mqlplay::run(&case.db, &case.query, &RunCtx::default());
+    let out = mqlplay::run(&case.db, &case.query, &case.run_ctx());
     if let Some((code, name)) = &case.error {
         let Some(e) = &out.error else {
             return Err(format!(
@@ -272,7 +291,7 @@ fn case_files_pass() {
         for case in parse_cases(&text) {
             count += 1;
             if let Some(dump) = &mut dump {
-                let out = mqlplay::page::run_once(&case.db, &case.query, &RunCtx::default());
+                let out = mqlplay::page::run_once(&case.db, &case.query, &case.run_ctx());
                 dump.push_str(&format!("{rel}:{}\n{out}\n", case.line));
             }
             if case.expect.is_none() && case.error.is_none() && case.collections.is_empty() {

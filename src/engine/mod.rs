@@ -52,13 +52,14 @@ pub struct Session<'a> {
 impl<'a> Session<'a> {
     pub fn new(db: &'a mut Database, run: RunCtx) -> Session<'a> {
         Database::set_current_name(DB_NAME);
+        let parked = db.take_others();
         Session {
             db,
             run,
             vars: HashMap::new(),
             work: None,
             current: DB_NAME.to_string(),
-            parked: Vec::new(),
+            parked,
             stage_probe: None,
         }
     }
@@ -74,6 +75,7 @@ impl<'a> Session<'a> {
             Some(i) => self.parked.swap_remove(i).1,
             None => Database::new(),
         };
+        self.db.continue_ids(&incoming);
         let outgoing = std::mem::replace(&mut *self.db, incoming);
         let previous = std::mem::replace(&mut self.current, name.to_string());
         self.parked.push((previous, outgoing));
@@ -142,8 +144,12 @@ impl<'a> Session<'a> {
         on_answer: impl FnMut(Answer, &Database, Option<WorkDone>),
     ) -> Result<()> {
         let outcome = self.run_statements(script, on_answer);
-        // The run's database (what the collections panel shows) is the configured one.
+        // The run's database is the configured one; it keeps the others the
+        // script used for the output (see `storage::namespaces`).
         let home = self.switch_db(DB_NAME);
+        let mut others = std::mem::take(&mut self.parked);
+        others.sort_by(|a, b| a.0.cmp(&b.0));
+        self.db.set_others(others);
         outcome.and(home)
     }
 

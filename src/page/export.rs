@@ -66,7 +66,7 @@ pub fn export_json(
                 n += 1;
             });
             match target {
-                Target::Collection(name) => match db.collection(name) {
+                Target::Collection(name) => match crate::storage::namespaces::find(&db, name) {
                     Some(c) => Ok(Bson::Array(
                         c.docs().iter().cloned().map(Bson::Document).collect(),
                     )),

@@ -8,11 +8,12 @@
 //! which shares the collections until the script writes one (see `storage`).
 use crate::index::explain::WorkDone;
 use crate::shell::{Script, StmtKind};
-use crate::storage::{Collection, Database};
+use crate::storage::{namespaces, Collection, Database, DB_NAME};
 use crate::text::ejson::{write_docs, write_str};
 use crate::text::shell;
 use crate::{budget, Error, RunCtx, RunOutput};
 use bson::Bson;
+use std::borrow::Cow;
 
 /// Which final collections the output carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,29 +187,41 @@ pub fn run_judged(
             (Some(start), error, Some(db))
         }
     };
-    // Collections the script created, changed or dropped, with their initial documents.
+    // Collections the script created, changed or dropped, with their initial
+    // documents, under their output names (namespaces once several databases hold some).
+    let finals = end.as_ref().map(namespaces::listed).unwrap_or_default();
+    let several = end.as_ref().is_some_and(namespaces::several);
     let mut changed: Vec<&str> = Vec::new();
     if let (Some(start), Some(end)) = (start, &end) {
-        for (name, coll) in end.collections() {
-            let before = start.collection(name);
-            if !(end.shares(name, start) || before.is_some_and(|b| b.docs() == coll.docs())) {
-                changed.push(name);
+        for (key, coll, in_test) in &finals {
+            let own = key
+                .split_once('.')
+                .filter(|_| several)
+                .map_or(&**key, |(_, n)| n);
+            let unchanged = *in_test && {
+                let before = start.collection(own);
+                end.shares(own, start) || before.is_some_and(|b| b.docs() == coll.docs())
+            };
+            if !unchanged {
+                changed.push(key);
             }
         }
     }
     out.push_str("],\"collections\":");
-    let finals = end.iter().flat_map(|db| db.collections());
     write_collections(
         &mut out,
-        finals.filter(|(name, _)| which == Collections::All || changed.contains(name)),
+        finals
+            .iter()
+            .filter(|(key, _, _)| which == Collections::All || changed.contains(&&**key))
+            .map(|(key, c, _)| (&**key, *c)),
     );
     // Every collection after the run, for the page's Copy and Download (see `export`).
     out.push_str(",\"names\":[");
-    for (i, (name, _)) in end.iter().flat_map(|db| db.collections()).enumerate() {
+    for (i, (key, _, _)) in finals.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_str(&mut out, name);
+        write_str(&mut out, key);
     }
     out.push(']');
     if let Some(e) = &error {
@@ -234,32 +247,37 @@ pub fn run_judged(
         paging::write_totals(&mut out, &totals);
     }
     out.push_str(",\"collectionsShell\":{");
-    if let Some(end) = &end {
-        for (i, name) in changed.iter().enumerate() {
-            if i > 0 {
+    for (i, key) in changed.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(&mut out, key);
+        out.push_str(":[");
+        let docs = finals
+            .iter()
+            .find(|(k, _, _)| k == key)
+            .map(|(_, c, _)| c.docs())
+            .unwrap_or_default();
+        for (j, d) in docs.iter().enumerate() {
+            if j > 0 {
                 out.push(',');
             }
-            write_str(&mut out, name);
-            out.push_str(":[");
-            let docs = end.collection(name).map(|c| c.docs()).unwrap_or_default();
-            for (j, d) in docs.iter().enumerate() {
-                if j > 0 {
-                    out.push(',');
-                }
-                write_str(&mut out, &shell::print_doc(d));
-            }
-            out.push(']');
+            write_str(&mut out, &shell::print_doc(d));
         }
+        out.push(']');
     }
     out.push_str("},\"initial\":");
     match (start, &end) {
-        // Changed ones, and dropped ones (gone from the end state).
+        // Changed ones, and dropped ones (gone from the end state), named as the finals are.
         (Some(start), Some(end)) => {
-            let initial = || {
-                start
-                    .collections()
-                    .filter(|(name, _)| end.collection(name).is_none() || changed.contains(name))
-            };
+            let initial: Vec<(Cow<str>, &Collection)> = start
+                .collections()
+                .map(|(name, c)| (namespaces::key(several, DB_NAME, name), c))
+                .filter(|(key, _)| {
+                    namespaces::find(end, key).is_none() || changed.contains(&&**key)
+                })
+                .collect();
+            let initial = || initial.iter().map(|(k, c)| (&**k, *c));
             write_collections(&mut out, initial());
             // Printed as mongosh prints them, so removed documents read like the others.
             out.push_str(",\"initialShell\":");
@@ -273,10 +291,9 @@ pub fn run_judged(
         let outcome = RunOutput {
             results,
             work,
-            collections: end
+            collections: finals
                 .iter()
-                .flat_map(|db| db.collections())
-                .map(|(n, c)| (n.to_string(), c.docs().to_vec()))
+                .map(|(n, c, _)| (n.to_string(), c.docs().to_vec()))
                 .collect(),
             error,
         };

@@ -236,3 +236,74 @@ fn the_page_gets_only_changed_collections() {
     );
     assert_eq!(parsed(&text)["collections"], serde_json::json!({}));
 }
+
+#[test]
+fn several_databases_are_listed_and_diffed_by_namespace() {
+    let run = ctx(0, 1);
+    let script = "db.trades.deleteOne({_id: 2})\n\
+        db.trades.aggregate([{$out: {db: 'reporting', coll: 'summary'}}])";
+    let v = parsed(&run_json(
+        &mut Cache::default(),
+        DB,
+        script,
+        &run,
+        Collections::Changed,
+    ));
+    let keys = |v: &serde_json::Value| v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>());
+    assert_eq!(
+        keys(&v["collections"]),
+        Some(vec![
+            "test.trades".to_string(),
+            "reporting.summary".to_string()
+        ])
+    );
+    // The diff's before and after meet under the same name.
+    assert_eq!(keys(&v["initial"]), Some(vec!["test.trades".to_string()]));
+    assert_eq!(
+        v["initialShell"]["test.trades"].as_array().map(Vec::len),
+        Some(3)
+    );
+    assert_eq!(
+        v["collectionsShell"]["reporting.summary"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+    assert_eq!(
+        v["names"],
+        serde_json::json!(["test.trades", "test.other", "reporting.summary"])
+    );
+    // Copy and Download find each collection by the name the output gives it.
+    let text = export::export_json(
+        &mut Cache::default(),
+        DB,
+        script,
+        &run,
+        export::Target::Collection("reporting.summary"),
+        export::Form::Shell,
+    );
+    assert!(
+        parsed(&text)["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("MDB")),
+        "{text}"
+    );
+    let text = export::export_json(
+        &mut Cache::default(),
+        DB,
+        script,
+        &run,
+        export::Target::Collection("trades"),
+        export::Form::Shell,
+    );
+    assert!(parsed(&text)["error"].is_object(), "{text}");
+    // One database: plain names, as before.
+    let v = parsed(&run_json(
+        &mut Cache::default(),
+        DB,
+        "db.trades.deleteOne({_id: 2})",
+        &run,
+        Collections::Changed,
+    ));
+    assert_eq!(v["names"], serde_json::json!(["trades", "other"]));
+}

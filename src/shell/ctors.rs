@@ -84,7 +84,7 @@ pub(super) fn call(callee: &Node, args: &[Node], is_new: bool, ctx: &LowerCtx) -
             }
             let target = lower(object, ctx)?;
             let vals = lower_args(args, ctx)?;
-            method(&target, property, &vals)
+            method(&target, property, &vals, ctx)
         }
         _ => Err(Error::type_mismatch(
             "TypeError: this expression is not a function",
@@ -104,6 +104,7 @@ fn construct(name: &str, vals: &[Bson], is_new: bool, ctx: &LowerCtx) -> Result<
         // `Date()` without `new` ignores its arguments and returns a string.
         "Date" => Ok(Bson::String(crate::value::calendar::js_date_string(
             ctx.now.timestamp_millis(),
+            ctx.tz,
         ))),
         "NumberInt" => number_int(vals.first(), true),
         "Int32" => number_int(vals.first(), false),
@@ -241,7 +242,7 @@ fn node_hex(s: &str) -> Vec<u8> {
 }
 
 /// Methods on constructed values that yield plain values.
-fn method(target: &Bson, name: &str, _args: &[Bson]) -> Result<Bson> {
+fn method(target: &Bson, name: &str, _args: &[Bson], ctx: &LowerCtx) -> Result<Bson> {
     match (target, name) {
         (Bson::DateTime(d), "getTime" | "valueOf") => Ok(typed_number(d.timestamp_millis() as f64)),
         (Bson::DateTime(d), "toISOString" | "toJSON") => {
@@ -250,7 +251,7 @@ fn method(target: &Bson, name: &str, _args: &[Bson]) -> Result<Bson> {
                 .ok_or_else(|| Error::bad_value("RangeError: Invalid time value"))
         }
         (Bson::DateTime(d), "toString") => Ok(Bson::String(
-            crate::value::calendar::js_date_string(d.timestamp_millis()),
+            crate::value::calendar::js_date_string(d.timestamp_millis(), ctx.tz),
         )),
         (Bson::ObjectId(id), "toString" | "toHexString") => Ok(Bson::String(id.to_hex())),
         (Bson::ObjectId(id), "getTimestamp") => Ok(Bson::DateTime(id.timestamp())),

@@ -84,6 +84,9 @@ pub struct Database {
     collections: Vec<(String, Rc<Collection>)>,
     /// Counter for seeded ObjectIds (Mongo Playground's `5a934e000102030405xxxxxx`).
     next_id: Cell<u32>,
+    /// After a run, the other databases its script used, by name (see
+    /// `namespaces`); a configuration has none.
+    others: Vec<(String, Database)>,
 }
 
 impl crate::shell::NewId for Database {
@@ -160,6 +163,25 @@ impl Database {
 
     pub fn collections(&self) -> impl Iterator<Item = (&str, &Collection)> {
         self.collections.iter().map(|(n, c)| (n.as_str(), &**c))
+    }
+
+    /// The other databases a run used (see `namespaces`).
+    pub fn others(&self) -> &[(String, Database)] {
+        &self.others
+    }
+
+    pub fn take_others(&mut self) -> Vec<(String, Database)> {
+        std::mem::take(&mut self.others)
+    }
+
+    pub fn set_others(&mut self, others: Vec<(String, Database)>) {
+        self.others = others;
+    }
+
+    /// A new empty database that continues this one's seeded ObjectIds (one
+    /// sequence per run, whichever database a document goes to).
+    pub fn continue_ids(&self, other: &Database) {
+        other.next_id.set(self.next_id.get());
     }
 
     /// The next seeded ObjectId: `5a934e00` `0102030405` + a 3-byte counter.

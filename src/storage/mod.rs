@@ -5,6 +5,7 @@ pub mod collation;
 pub mod collection;
 pub mod database;
 pub mod index;
+pub mod namespaces;
 pub mod options;
 pub mod validation;
 

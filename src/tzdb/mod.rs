@@ -168,5 +168,7 @@ impl Tz {
     }
 }
 
+mod names;
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

@@ -53,8 +53,6 @@ struct Utc {
     day: i64,
     /// Milliseconds since midnight.
     ms: i64,
-    /// Days since Sunday.
-    weekday: i64,
 }
 
 /// Is this day (since 1970-01-01) within chrono's dates (years -262143 to 262142)?
@@ -98,7 +96,6 @@ fn utc(millis: i64) -> Option<Utc> {
         month,
         day,
         ms: millis.rem_euclid(MS_PER_DAY),
-        weekday: (days + 4).rem_euclid(7), // 1970-01-01 was a Thursday
     })
 }
 
@@ -131,28 +128,53 @@ impl Utc {
     }
 }
 
-/// `Date()` called without `new`: the current time as JavaScript prints it (in UTC).
-pub fn js_date_string(millis: i64) -> String {
+/// JavaScript's `Date.prototype.toString()` (also `Date()` without `new`) as
+/// V8 writes it, in the run's time zone `tz` (UTC when `None`):
+/// `Thu Nov 02 2023 12:43:10 GMT+0100 (Central European Standard Time)`;
+/// "Invalid Date" outside JavaScript's dates (±8.64e15 ms).
+pub fn js_date_string(millis: i64, tz: Option<crate::tzdb::Tz>) -> String {
     const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
     const MONTHS: [&str; 12] = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ];
-    let Some(t) = utc(millis) else {
+    const MAX: i64 = 8_640_000_000_000_000;
+    if !(-MAX..=MAX).contains(&millis) {
         return "Invalid Date".to_string();
+    }
+    let (offset, zone) = match tz {
+        None => (0, "Coordinated Universal Time"),
+        Some(tz) => (
+            i64::from(tz.offset_at(millis.div_euclid(1000))),
+            tz.display_name(millis),
+        ),
     };
+    let local = millis + offset * 1000;
+    let days = local.div_euclid(MS_PER_DAY);
+    let (year, month, day) = civil_from_days(days);
+    let s = local.rem_euclid(MS_PER_DAY) / 1000;
     let name = |names: &[&'static str], i: i64| {
         usize::try_from(i)
             .ok()
             .and_then(|i| names.get(i).copied())
             .unwrap_or_default()
     };
+    // V8 counts the offset in whole minutes (truncated) and pads negative years to 5 characters.
+    let minutes = offset / 60;
+    let sign = if minutes < 0 { '-' } else { '+' };
+    let year = if year < 0 {
+        format!("{year:05}")
+    } else {
+        format!("{year:04}")
+    };
     format!(
-        "{} {} {:02} {} {} GMT+0000 (Coordinated Universal Time)",
-        name(&DAYS, t.weekday),
-        name(&MONTHS, t.month - 1),
-        t.day,
-        t.year(),
-        t.time()
+        "{} {} {day:02} {year} {:02}:{:02}:{:02} GMT{sign}{:02}{:02} ({zone})",
+        name(&DAYS, (days + 4).rem_euclid(7)),
+        name(&MONTHS, month - 1),
+        s / 3600,
+        s / 60 % 60,
+        s % 60,
+        minutes.abs() / 60,
+        minutes.abs() % 60,
     )
 }
 
@@ -171,6 +193,53 @@ pub fn iso_string_4digit(millis: i64) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn js_date_strings_as_node_prints_them() {
+        // `TZ=UTC node -e 'console.log(new Date(t).toString())'`
+        for (t, want) in [
+            (
+                253_402_300_800_000,
+                "Sat Jan 01 10000 00:00:00 GMT+0000 (Coordinated Universal Time)",
+            ),
+            (
+                -62_198_755_200_000,
+                "Fri Jan 01 -0001 00:00:00 GMT+0000 (Coordinated Universal Time)",
+            ),
+            (
+                8_640_000_000_000_000,
+                "Sat Sep 13 275760 00:00:00 GMT+0000 (Coordinated Universal Time)",
+            ),
+            (
+                -8_640_000_000_000_000,
+                "Tue Apr 20 -271821 00:00:00 GMT+0000 (Coordinated Universal Time)",
+            ),
+        ] {
+            assert_eq!(js_date_string(t, None), want, "{t}");
+        }
+        assert_eq!(js_date_string(8_640_000_000_000_001, None), "Invalid Date");
+    }
+
+    /// `src/tzdb/names_node.tsv`: what Node printed for dates around each
+    /// zone's 1995 and 2024 changes and from 1900 to 2100.
+    #[test]
+    fn js_date_strings_in_zones_as_node_prints_them() {
+        let mut checked = 0;
+        for line in include_str!("../tzdb/names_node.tsv").lines() {
+            let mut parts = line.split('\t');
+            let (Some(zone), Some(Ok(ms)), Some(want)) = (
+                parts.next(),
+                parts.next().map(str::parse::<i64>),
+                parts.next(),
+            ) else {
+                continue;
+            };
+            let tz = crate::tzdb::Tz::parse(zone).unwrap_or_else(|| panic!("{zone}"));
+            assert_eq!(js_date_string(ms, Some(tz)), want, "{zone} {ms}");
+            checked += 1;
+        }
+        assert!(checked > 300, "{checked}");
+    }
 
     #[test]
     fn months_added_as_chrono_adds_them() {
@@ -243,13 +312,15 @@ mod tests {
                 theirs.map(|t| t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()),
                 "{m}"
             );
-            assert_eq!(
-                js_date_string(m),
-                theirs.map_or("Invalid Date".to_string(), |t| t
-                    .format("%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)")
-                    .to_string()),
-                "{m}"
-            );
+            // chrono's %Y and V8's years agree in 0-9999.
+            if let Some(t) = theirs.filter(|t| (0..=9999).contains(&chrono::Datelike::year(t))) {
+                assert_eq!(
+                    js_date_string(m, None),
+                    t.format("%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)")
+                        .to_string(),
+                    "{m}"
+                );
+            }
         }
     }
 }

@@ -1,5 +1,5 @@
 // Browser test of the run's time zone (Run settings): local-time dates
-// (`new Date(2003, 0, 7)`) are read in it, an unknown name is refused, and a
+// (`new Date(2003, 0, 7)`) are read in it and dates print in it, an unknown name is refused, and a
 // share link carries it. Screenshots at 1366×768 and 390×844 go to
 // tests/artifacts/tz-*.png.
 import { test, before, after } from 'node:test';
@@ -84,6 +84,10 @@ test('the time zone setting reads local dates in it, refuses unknown names, and 
   assert.match(await page.textContent('#settings-summary'), /time zone Europe\/Paris/);
   const result = await runScript(page, script);
   assert.match(result, /2003-01-06T23:00:00\.000Z/, 'midnight in Paris is 23:00 UTC');
+  // A date's toString() prints in the zone, with the name V8 gives it.
+  assert.match(await runScript(page, 'new Date("2024-07-01T12:00:00Z").toString()'),
+    /Mon Jul 01 2024 14:00:00 GMT\+0200 \(Central European Summer Time\)/);
+  await runScript(page, script);
   await page.screenshot({ path: join(artifacts, 'tz-laptop.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(artifacts, 'tz-phone.png') });

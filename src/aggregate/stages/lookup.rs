@@ -143,6 +143,16 @@ impl Lookup {
                     has_let = true;
                 }
                 ("from", Bson::String(s)) => from = Some(s.clone()),
+                // The server reads {db, coll} only for some internal namespaces
+                // (config.cache.chunks.*, local.oplog.rs), none of them here.
+                ("from", Bson::Document(spec)) => {
+                    let part = |f: &str| spec.get_str(f).unwrap_or_default().to_string();
+                    return Err(Error::failed_to_parse(format!(
+                        "$lookup with syntax {{from: {{db:<>, coll:<>}},..}} is not supported for db: {} and coll: {}",
+                        part("db"),
+                        part("coll")
+                    )));
+                }
                 ("from", other) => {
                     return Err(Error::failed_to_parse(format!(
                         "$lookup 'from' field must be a string, but found {}",

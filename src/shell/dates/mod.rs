@@ -178,9 +178,9 @@ pub fn parse_js_date(s: &str, tz: Option<Tz>) -> Option<i64> {
     v8::parse(s, tz)
 }
 
-/// A local time value in `tz` as a UTC time value: the zone's offset at
-/// that moment (JavaScript's `UTC(t)`: the offset in effect once the
-/// offset is applied, so a time inside a transition takes the later side).
+/// A local time value in `tz` as a UTC time value, as ECMAScript's `UTC(t)`:
+/// a local time that happens twice (autumn) is the earlier instant; one
+/// skipped by a change (spring) takes the offset from before the change.
 pub fn local_to_utc(local: f64, tz: Option<Tz>) -> f64 {
     let Some(tz) = tz else {
         return local;
@@ -189,9 +189,14 @@ pub fn local_to_utc(local: f64, tz: Option<Tz>) -> f64 {
         return local;
     }
     let secs = (local / 1000.0).floor() as i64;
-    let guess = i64::from(tz.offset_at(secs));
-    let offset = tz.offset_at(secs - guess);
-    local - f64::from(offset) * 1000.0
+    let before = i64::from(tz.offset_at(secs - 86_400));
+    let after = i64::from(tz.offset_at(secs + 86_400));
+    let offset = [before, after]
+        .into_iter()
+        .filter(|&o| i64::from(tz.offset_at(secs - o)) == o)
+        .max() // the larger offset is the earlier instant
+        .unwrap_or(before);
+    local - offset as f64 * 1000.0
 }
 
 #[cfg(test)]
@@ -246,7 +251,7 @@ mod tests {
             parse_js_date("2024-10-26T15:47:03.434Z", None)
         );
         assert_eq!(
-            js_date_string(T),
+            js_date_string(T, None),
             "Thu Oct 26 2023 15:47:03 GMT+0000 (Coordinated Universal Time)"
         );
         assert_eq!(iso_string(T).as_deref(), Some("2023-10-26T15:47:03.434Z"));
