@@ -296,7 +296,12 @@ impl<'a> Session<'a> {
             Family::Aggregate => aggregate::run(self, Some(coll), cmd.calls),
             Family::Stats => {
                 cmd.no_modifiers()?;
-                stats::collection_stats(self.db, coll).map_err(|e| e.at(call.span))
+                call.max_args(0)?;
+                match cmd.method {
+                    Method::IsCapped => stats::is_capped(self.db, coll),
+                    _ => stats::collection_stats(self.db, coll),
+                }
+                .map_err(|e| e.at(call.span))
             }
             Family::Drop => {
                 cmd.no_modifiers()?;
