@@ -153,6 +153,7 @@ impl<'a> Session<'a> {
         mut on_answer: impl FnMut(Answer, &Database, Option<WorkDone>),
     ) -> Result<()> {
         for stmt in &script.stmts {
+            crate::budget::start_statement();
             if let Some(w) = &self.work {
                 w.borrow_mut().take();
             }
