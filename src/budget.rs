@@ -1,8 +1,10 @@
 //! The memory budget of a run. A script may build values (`$range`, `$push`
-//! or `$concatArrays` in a `$reduce`, self-joining `$lookup`s, `$densify`)
-//! until the run holds more than [`LIMIT`] bytes; then it stops with a clear
-//! error instead of exhausting the tab's memory (a wasm instance that fails to
-//! grow its memory traps) or the machine's.
+//! or `$concatArrays` in a `$reduce`, self-joining `$lookup`s, `$densify`,
+//! documents that copy `$$ROOT`) until the run holds more than [`LIMIT`]
+//! bytes; then it stops with a clear error instead of exhausting the tab's
+//! memory (a wasm instance that fails to grow its memory traps) or the
+//! machine's. The error says how much the statement built and how much the
+//! run held before it, rather than guessing an operator.
 //!
 //! The measure is exact and cheap: the global allocator counts the heap bytes
 //! each thread holds (a thread-local add per allocation), and the engine
@@ -25,6 +27,9 @@ thread_local! {
     static STOP_AT: Cell<isize> = const { Cell::new(isize::MAX) };
     /// The budget of the runs this thread starts ([`LIMIT`] unless changed).
     static RUN_LIMIT: Cell<usize> = const { Cell::new(LIMIT) };
+    /// The `HELD` count when the current run, and its current statement, started.
+    static RUN_START: Cell<isize> = const { Cell::new(0) };
+    static STATEMENT_START: Cell<isize> = const { Cell::new(0) };
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -138,6 +143,7 @@ pub fn held() -> isize {
 /// Ends the run's budget (restoring an enclosing run's) when dropped.
 pub struct RunBudget {
     previous: isize,
+    previous_start: (isize, isize),
 }
 
 /// Start a run: from now until the guard drops, [`check`] fails once this
@@ -145,15 +151,32 @@ pub struct RunBudget {
 pub fn start_run() -> RunBudget {
     let previous = STOP_AT.with(Cell::get);
     let limit = RUN_LIMIT.with(Cell::get).min(isize::MAX as usize) as isize;
-    let stop = held().saturating_add(limit).min(previous);
+    let now = held();
+    let stop = now.saturating_add(limit).min(previous);
     STOP_AT.with(|s| s.set(stop));
-    RunBudget { previous }
+    let previous_start = (
+        RUN_START.with(|r| r.replace(now)),
+        STATEMENT_START.with(|r| r.replace(now)),
+    );
+    RunBudget {
+        previous,
+        previous_start,
+    }
 }
 
 impl Drop for RunBudget {
     fn drop(&mut self) {
         STOP_AT.with(|s| s.set(self.previous));
+        RUN_START.with(|r| r.set(self.previous_start.0));
+        STATEMENT_START.with(|r| r.set(self.previous_start.1));
     }
+}
+
+/// A statement of the script starts: what it builds is told apart from what
+/// the run held before it when the budget runs out.
+pub fn start_statement() {
+    let now = held();
+    STATEMENT_START.with(|r| r.set(now));
 }
 
 /// What grew past the budget, for [`check_for`].
@@ -162,9 +185,32 @@ pub const KEPT: &str =
     "the script's variables, the results kept for printing and the stored documents take more than that";
 pub const LITERALS: &str = "the script's literals alone take more than that";
 
-/// What most often grows a run past its budget, named in the error.
-const GROWTH: &str =
-    "a $range, $push, $lookup or $densify probably builds far more values than intended";
+/// The budget ran out while values grew (`adding`: bytes about to be
+/// allocated): blame what holds the most, the statement's new values or what
+/// the run held before it (the loaded documents, earlier statements'
+/// variables and results).
+fn growth(adding: usize) -> String {
+    let (run_start, statement_start) = (RUN_START.with(Cell::get), STATEMENT_START.with(Cell::get));
+    // Memory freed after the run started (the configuration's text once
+    // loaded) is credit: count from the later of the two starts.
+    let before = statement_start.saturating_sub(run_start).max(0);
+    let built = held()
+        .saturating_sub(statement_start.max(run_start))
+        .saturating_add(adding.min(isize::MAX as usize) as isize)
+        .max(0);
+    let mib = |n: isize| format!("{:.1}", n as f64 / f64::from(1u32 << 20));
+    if before > built {
+        format!(
+            "the database and the earlier statements already hold {} MiB of it",
+            mib(before)
+        )
+    } else {
+        format!(
+            "this statement builds {} MiB of documents and values",
+            mib(built)
+        )
+    }
+}
 
 fn exceeded(cause: &str) -> Error {
     Error::exceeded_memory_limit(format!(
@@ -177,7 +223,10 @@ fn exceeded(cause: &str) -> Error {
 /// comparison: cheap enough for every expression evaluation.
 #[inline]
 pub fn check() -> Result<()> {
-    check_for(GROWTH)
+    if held() > STOP_AT.with(Cell::get) {
+        return Err(exceeded(&growth(0)));
+    }
+    Ok(())
 }
 
 /// [`check`], naming `cause` as what grew (a script's literals, the
@@ -195,7 +244,7 @@ pub fn check_for(cause: &str) -> Result<()> {
 pub fn reserve(bytes: usize) -> Result<()> {
     let after = held().saturating_add(bytes.min(isize::MAX as usize) as isize);
     if after > STOP_AT.with(Cell::get) {
-        return Err(exceeded(GROWTH));
+        return Err(exceeded(&growth(bytes)));
     }
     Ok(())
 }

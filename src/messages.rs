@@ -267,8 +267,12 @@ pub const PARTS: &[(&str, &str)] = &[
     ),
     ("literals", "the script's literals alone take more than that"),
     (
-        "growth",
-        "a $range, $push, $lookup or $densify probably builds far more values than intended",
+        "statementGrowth",
+        "this statement builds {mib} MiB of documents and values",
+    ),
+    (
+        "heldBefore",
+        "the database and the earlier statements already hold {mib} MiB of it",
     ),
     ("possessive", "possessive quantifiers (*+, ++, ?+)"),
     ("verbs", "backtracking control verbs ((*VERB))"),

@@ -61,7 +61,13 @@ fn samples() -> Vec<(String, String, bool, &'static str)> {
             docs.into(),
             "db.c.aggregate([{$project: {r: {$range: [0, 5000000]}}}])".into(),
             true,
-            "runMemory/growth",
+            "runMemory/statementGrowth",
+        ),
+        (
+            big_database((SMALL_MIB << 20) / 3),
+            "db.c.aggregate([{$project: {r: {$range: [0, 20000]}}}])".into(),
+            true,
+            "runMemory/heldBefore",
         ),
         (
             big_database(2 * (SMALL_MIB << 20)),

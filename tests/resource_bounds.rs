@@ -98,7 +98,7 @@ fn runaway_shapes_stop_at_the_budget_in_a_child_process() {
                 "db.aggregate([{$documents: {$map: {input: {$range: [0, 30000]}, in: {i: '$$this'}}}}, \
                  {$setWindowFields: {output: {w: {$push: '$i'}}}}])",
             )],
-            "$push",
+            "this statement builds",
         ),
         (
             "multikey indexes",

@@ -200,6 +200,16 @@ impl Pipeline {
         self.write_result(result, db, scope)
     }
 
+    /// `bypassDocumentValidation`: a final `$out`/`$merge` skips the
+    /// target's validator.
+    pub fn bypass_validation(&mut self) {
+        match self.stages.last_mut() {
+            Some(Stage::Out(o)) => o.bypass = true,
+            Some(Stage::Merge(m)) => m.bypass = true,
+            _ => {}
+        }
+    }
+
     /// The database a final `$out`/`$merge` names (`{db, coll}`), if any.
     pub fn write_database(&self) -> Option<&str> {
         match self.stages.last() {

@@ -187,6 +187,7 @@ pub const COLLECTION_METHODS: &[Method] = &[
         "().find({ ${} })",
     ),
     ("stats", "Sizes and counts of the collection.", "()"),
+    ("isCapped", "Whether the collection is capped.", "()"),
     ("drop", "Drops the collection.", "()"),
 ];
 

@@ -16,6 +16,7 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
         ctx,
         scope,
         collation,
+        bypass,
     } = AggregateArgs::decode(calls, coll, &run)?;
     // `db.aggregate`'s own collation (the engine made it active for `db.c.aggregate`).
     let _collation = collation.map(crate::collation::scoped);
@@ -37,7 +38,10 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
             calls,
         );
     }
-    let pipeline = Pipeline::compile(&stages, &ctx).map_err(|e| e.at(span))?;
+    let mut pipeline = Pipeline::compile(&stages, &ctx).map_err(|e| e.at(span))?;
+    if bypass {
+        pipeline.bypass_validation();
+    }
     let source = match coll {
         Some(_) if pipeline.starts_with_documents() => {
             return Err(crate::aggregate::stages::lookup::documents_with_collection().at(span))

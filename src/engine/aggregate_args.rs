@@ -20,7 +20,6 @@ const ACCEPTED_OPTIONS: &[&str] = &[
     "hint",
     "batchSize",
     "cursor",
-    "bypassDocumentValidation",
     "readConcern",
     "writeConcern",
     "readPreference",
@@ -42,6 +41,8 @@ pub(super) struct AggregateArgs<'r> {
     /// `db.aggregate`'s `collation` option (for `db.c.aggregate` the engine
     /// reads it for the whole command): `Some(None)` is the simple collation.
     pub collation: Option<Option<Rc<Collation>>>,
+    /// `bypassDocumentValidation`: a final `$out`/`$merge` skips the validator.
+    pub bypass: bool,
 }
 
 impl<'r> AggregateArgs<'r> {
@@ -74,6 +75,7 @@ impl<'r> AggregateArgs<'r> {
             ctx: CompileCtx::default(),
             scope: Scope::new(run),
             collation: None,
+            bypass: false,
         };
         // `aggregate(...).explain(verbosity)`: plan instead of running.
         if let (Some(c), Some(_)) = (calls.get(1).filter(|c| c.name == "explain"), coll) {
@@ -97,6 +99,9 @@ impl<'r> AggregateArgs<'r> {
                     let c = crate::storage::collation::parse(v).map_err(|e| e.at(call.span))?;
                     args.collation = Some(c);
                 }
+                "bypassDocumentValidation" => {
+                    args.bypass = bypass_arg(v).map_err(|e| e.at(call.span))?;
+                }
                 "explain" => {
                     if coll.is_some() && !matches!(v, Bson::Boolean(false) | Bson::Null) {
                         args.explain = Some((Verbosity::QueryPlanner, call.span));
@@ -114,6 +119,22 @@ impl<'r> AggregateArgs<'r> {
             }
         }
         Ok(args)
+    }
+}
+
+/// `bypassDocumentValidation`: a boolean or a number (the server's IDL
+/// `safeBool`); null leaves it off.
+fn bypass_arg(v: &Bson) -> Result<bool> {
+    match v {
+        Bson::Null | Bson::Undefined => Ok(false),
+        Bson::Boolean(b) => Ok(*b),
+        Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_) => {
+            Ok(crate::expr::truthy(Some(v)))
+        }
+        other => Err(Error::type_mismatch(format!(
+            "BSON field 'aggregate.bypassDocumentValidation' is the wrong type '{}', expected types '[bool, long, int, decimal, double]'",
+            type_name(other)
+        ))),
     }
 }
 

@@ -90,6 +90,7 @@ methods! {
     "aggregate" => Aggregate, Aggregate;
     "explain" => Explain, Explain;
     "stats" => Stats, Stats;
+    "isCapped" => IsCapped, Stats;
     "drop" => Drop, Drop;
 }
 

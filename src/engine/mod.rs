@@ -159,6 +159,7 @@ impl<'a> Session<'a> {
         mut on_answer: impl FnMut(Answer, &Database, Option<WorkDone>),
     ) -> Result<()> {
         for stmt in &script.stmts {
+            crate::budget::start_statement();
             if let Some(w) = &self.work {
                 w.borrow_mut().take();
             }
@@ -302,7 +303,12 @@ impl<'a> Session<'a> {
             Family::Aggregate => aggregate::run(self, Some(coll), cmd.calls),
             Family::Stats => {
                 cmd.no_modifiers()?;
-                stats::collection_stats(self.db, coll).map_err(|e| e.at(call.span))
+                call.max_args(0)?;
+                match cmd.method {
+                    Method::IsCapped => stats::is_capped(self.db, coll),
+                    _ => stats::collection_stats(self.db, coll),
+                }
+                .map_err(|e| e.at(call.span))
             }
             Family::Drop => {
                 cmd.no_modifiers()?;

@@ -37,18 +37,43 @@ pub fn collection_stats(db: &Database, name: &str) -> Result<Bson> {
     let size = data_size(c);
     let (sizes, index_size) = index_sizes(c);
     let avg = if c.is_empty() { 0 } else { size / c.len() };
-    Ok(Bson::Document(doc! {
+    let mut stats = doc! {
         "ns": Database::namespace(name),
         "size": num(size),
         "count": num(c.len()),
         "avgObjSize": num(avg),
         "storageSize": num(size),
+    };
+    // As the server's collStats: `capped` always, its limits when capped.
+    stats.insert("capped", c.options().capped.is_some());
+    if let Some(capped) = c.options().capped {
+        stats.insert("max", long(capped.max.unwrap_or(0)));
+        stats.insert("maxSize", long(capped.size));
+    }
+    stats.extend(doc! {
         "nindexes": num(c.indexes().len()),
         "indexSizes": sizes,
         "totalIndexSize": num(index_size),
         "totalSize": num(size + index_size),
         "ok": 1,
-    }))
+    });
+    Ok(Bson::Document(stats))
+}
+
+/// A 64-bit count as the server's `appendNumber` writes it: an int when it fits.
+fn long(n: i64) -> Bson {
+    i32::try_from(n).map_or(Bson::Int64(n), Bson::Int32)
+}
+
+/// `db.<coll>.isCapped()`: mongosh reads the collection's options.
+pub fn is_capped(db: &Database, name: &str) -> Result<Bson> {
+    match db.collection(name) {
+        Some(c) => Ok(Bson::Boolean(c.options().capped.is_some())),
+        None => Err(Error::namespace_not_found(format!(
+            "collection {} not found",
+            Database::namespace(name)
+        ))),
+    }
 }
 
 /// `db.stats()`

@@ -93,6 +93,8 @@ fn prepared(db: &Database, docs: Vec<Document>, ns: &str) -> Result<Vec<Document
 pub struct Out {
     coll: String,
     db: Option<String>,
+    /// `bypassDocumentValidation` of the aggregate command.
+    pub(crate) bypass: bool,
 }
 
 impl Out {
@@ -101,6 +103,7 @@ impl Out {
         Ok(Out {
             coll: t.coll,
             db: t.db,
+            bypass: false,
         })
     }
 
@@ -128,7 +131,7 @@ impl Out {
         let docs = prepared(db, docs, &ns)?;
         if let Some(opts) = db.collection(&self.coll).map(Collection::options) {
             for d in &docs {
-                validation::check_options(opts, None, d, scope, false)?;
+                validation::check_options(opts, None, d, scope, self.bypass)?;
             }
         }
         // $out keeps the target's indexes (https://www.mongodb.com/docs/manual/reference/operator/aggregation/out/).
@@ -167,6 +170,8 @@ pub struct Merge {
     vars: Vec<(String, Operand)>,
     matched: WhenMatched,
     not_matched: WhenNotMatched,
+    /// `bypassDocumentValidation` of the aggregate command.
+    pub(crate) bypass: bool,
 }
 
 impl Merge {
@@ -181,6 +186,7 @@ impl Merge {
                     vars: Vec::new(),
                     matched: WhenMatched::Merge,
                     not_matched: WhenNotMatched::Insert,
+                    bypass: false,
                 });
             }
             Bson::Document(d) => d,
@@ -311,6 +317,7 @@ impl Merge {
             vars,
             matched,
             not_matched,
+            bypass: false,
         })
     }
 
@@ -413,7 +420,13 @@ impl Merge {
                     }
                     let new = if new.contains_key("_id") { new } else { db.prepare_insert(new)? };
                     Database::check_insert(&new)?;
-                    validation::check_options(target.options(), Some(existing), &new, scope, false)?;
+                    validation::check_options(
+                        target.options(),
+                        Some(existing),
+                        &new,
+                        scope,
+                        self.bypass,
+                    )?;
                     target.replace(&ns, i, new)?;
                 }
                 None => match self.not_matched {
@@ -427,7 +440,7 @@ impl Merge {
                     WhenNotMatched::Insert => {
                         let doc = db.prepare_insert(doc)?;
                         Database::check_insert(&doc)?;
-                        validation::check_options(target.options(), None, &doc, scope, false)?;
+                        validation::check_options(target.options(), None, &doc, scope, self.bypass)?;
                         let at = target.len();
                         let k = self.key_of(&doc).unwrap_or(Bson::Null);
                         target.insert(&ns, doc)?;

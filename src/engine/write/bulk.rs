@@ -165,6 +165,14 @@ fn run_op(
             check_update_argument(replace, update)?;
             let filter = filter_of(spec, name)?;
             let opts = op_opts(spec, session)?;
+            super::timeseries::check_update(
+                session.db,
+                coll,
+                &filter,
+                update,
+                name == "updateMany",
+                opts.upsert,
+            )?;
             let ctx = opts.compile_ctx();
             let filter = Filter::compile_find(&filter, &ctx)?;
             let update = Update::compile(update, opts.array_filters.as_deref(), &ctx)?;

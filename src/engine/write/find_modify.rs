@@ -77,6 +77,14 @@ fn modify_one(
     let ctx = opts.compile_ctx();
     let filter_doc = filter;
     let (filter, sort, projection) = compile_parts(filter_doc, opts, &ctx, !opts.return_after)?;
+    super::timeseries::check_update(
+        session.db,
+        coll,
+        filter_doc,
+        update_spec,
+        false,
+        opts.upsert,
+    )?;
     let filter = crate::index::text::bind(&filter, Some(filter_doc), session.db.collection(coll))?;
     let compile = |spec: &Bson| {
         Update::compile(spec, opts.array_filters.as_deref(), &ctx).map_err(|e| e.at(update_span))
@@ -127,6 +135,7 @@ fn modify_one(
 fn delete_one(session: &mut Session, coll: &str, filter: &Document, opts: &Opts) -> Result<Bson> {
     let ctx = opts.compile_ctx();
     let (compiled, sort, projection) = compile_parts(filter, opts, &ctx, true)?;
+    super::timeseries::check_find_and_delete(session.db, coll, sort.is_some())?;
     let filter = crate::index::text::bind(&compiled, Some(filter), session.db.collection(coll))?;
     let scope = opts.scope(&session.run);
     let target = Target {

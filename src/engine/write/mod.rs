@@ -7,6 +7,7 @@ mod exec;
 mod find_modify;
 mod find_modify_args;
 mod options;
+mod timeseries;
 mod update;
 mod update_args;
 

@@ -22,6 +22,15 @@ pub fn run(session: &mut Session, coll: &str, call: &Call, m: Method) -> Result<
     } = UpdateArgs::decode(call, m, &session.run)?;
     let ctx = opts.compile_ctx();
     let filter = Filter::compile_find(&filter_doc, &ctx).map_err(|e| e.at(filter_span))?;
+    super::timeseries::check_update(
+        session.db,
+        coll,
+        &filter_doc,
+        &update_spec,
+        multi,
+        opts.upsert,
+    )
+    .map_err(|e| e.at(call.span))?;
     let filter = crate::index::text::bind(&filter, Some(&filter_doc), session.db.collection(coll))
         .map_err(|e| e.at(filter_span))?;
     let compile = |spec: &Bson| {

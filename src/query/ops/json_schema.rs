@@ -277,6 +277,11 @@ impl Schema {
         self.check(&Val::Doc(doc))
     }
 
+    /// Whether one value satisfies this (sub)schema.
+    pub(crate) fn accepts(&self, v: &Bson) -> bool {
+        self.valid(v)
+    }
+
     fn valid(&self, v: &Bson) -> bool {
         match v {
             Bson::Document(d) => self.check(&Val::Doc(d)),
