@@ -12,7 +12,7 @@
 //! https://www.mongodb.com/docs/manual/reference/collation/
 use bson::Document;
 use icu_collator::CollatorBorrowed;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -69,6 +69,21 @@ pub fn same(a: Option<&Collation>, b: Option<&Collation>) -> bool {
 
 thread_local! {
     static ACTIVE: RefCell<Option<Rc<Collation>>> = const { RefCell::new(None) };
+    /// Whether `ACTIVE` holds a collation. Most runs use none: the per-value
+    /// paths read this flag alone and borrow `ACTIVE` only when it is set.
+    static COLLATED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Make `collation` the active one; returns the one it replaces.
+fn set_active(collation: Option<Rc<Collation>>) -> Option<Rc<Collation>> {
+    COLLATED.with(|c| c.set(collation.is_some()));
+    ACTIVE.with(|a| std::mem::replace(&mut *a.borrow_mut(), collation))
+}
+
+/// Whether a collation other than simple is active.
+#[inline(always)]
+fn collated() -> bool {
+    COLLATED.with(Cell::get)
 }
 
 /// Restores the collation that was active before [`scoped`] when dropped
@@ -79,8 +94,7 @@ pub struct Scope {
 
 impl Drop for Scope {
     fn drop(&mut self) {
-        let previous = self.previous.take();
-        ACTIVE.with(|a| *a.borrow_mut() = previous);
+        set_active(self.previous.take());
     }
 }
 
@@ -88,17 +102,31 @@ impl Drop for Scope {
 /// the returned value is dropped.
 #[must_use = "the collation is active only while the scope lives"]
 pub fn scoped(collation: Option<Rc<Collation>>) -> Scope {
-    let previous = ACTIVE.with(|a| std::mem::replace(&mut *a.borrow_mut(), collation));
-    Scope { previous }
+    Scope {
+        previous: set_active(collation),
+    }
 }
 
 /// The active collation (`None`: simple).
 pub fn active() -> Option<Rc<Collation>> {
+    if !collated() {
+        return None;
+    }
     ACTIVE.with(|a| a.borrow().clone())
 }
 
 /// Compare two strings by the active collation (bytes when simple).
+#[inline(always)]
 pub fn compare_strings(a: &str, b: &str) -> Ordering {
+    if !collated() {
+        return a.as_bytes().cmp(b.as_bytes());
+    }
+    compare_collated(a, b)
+}
+
+#[cold]
+#[inline(never)]
+fn compare_collated(a: &str, b: &str) -> Ordering {
     if a == b {
         return Ordering::Equal;
     }
@@ -108,16 +136,27 @@ pub fn compare_strings(a: &str, b: &str) -> Ordering {
     })
 }
 
-/// Whether two strings are equal under the active collation (the hot paths'
-/// check: equal bytes first).
-#[inline]
-pub fn equal_strings(a: &str, b: &str) -> bool {
-    a == b || ACTIVE.with(|c| matches!(&*c.borrow(), Some(c) if c.compare(a, b) == Ordering::Equal))
+/// Whether two strings whose bytes differ are equal under the active
+/// collation (never when simple). The hot paths compare bytes first, then ask
+/// this.
+#[inline(always)]
+pub fn equal_if_collated(a: &str, b: &str) -> bool {
+    collated() && equal_collated(a, b)
+}
+
+#[cold]
+#[inline(never)]
+fn equal_collated(a: &str, b: &str) -> bool {
+    ACTIVE.with(|c| matches!(&*c.borrow(), Some(c) if c.compare(a, b) == Ordering::Equal))
 }
 
 /// The bytes that stand for `s` when hashing under the active collation:
 /// strings the collation calls equal give the same bytes (their sort key).
+#[inline]
 pub fn hash_bytes(s: &str) -> Option<Vec<u8>> {
+    if !collated() {
+        return None;
+    }
     ACTIVE.with(|c| c.borrow().as_ref().map(|c| c.sort_key(s)))
 }
 
