@@ -11,6 +11,7 @@
 //! orders keys bytewise, as MongoDB's `CollationIndexKey` does.
 //! https://www.mongodb.com/docs/manual/reference/collation/
 use bson::Document;
+#[cfg(not(target_arch = "wasm32"))]
 use icu_collator::CollatorBorrowed;
 use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
@@ -21,7 +22,15 @@ use std::rc::Rc;
 /// `storage::collation`.
 pub struct Collation {
     spec: Document,
-    collator: CollatorBorrowed<'static>,
+    collator: Collator,
+}
+
+/// ICU4X's collator, from its compiled data (the CLI) or from data loaded
+/// at run time (the page: `storage::collation::data`).
+pub enum Collator {
+    #[cfg(not(target_arch = "wasm32"))]
+    Compiled(CollatorBorrowed<'static>),
+    Loaded(Box<icu_collator::Collator>),
 }
 
 impl std::fmt::Debug for Collation {
@@ -38,7 +47,7 @@ impl PartialEq for Collation {
 }
 
 impl Collation {
-    pub fn new(spec: Document, collator: CollatorBorrowed<'static>) -> Collation {
+    pub fn new(spec: Document, collator: Collator) -> Collation {
         Collation { spec, collator }
     }
 
@@ -47,13 +56,21 @@ impl Collation {
     }
 
     pub fn compare(&self, a: &str, b: &str) -> Ordering {
-        self.collator.compare(a, b)
+        match &self.collator {
+            #[cfg(not(target_arch = "wasm32"))]
+            Collator::Compiled(c) => c.compare(a, b),
+            Collator::Loaded(c) => c.as_borrowed().compare(a, b),
+        }
     }
 
     /// The sort key of `s`: comparing keys bytewise is comparing the strings.
     pub fn sort_key(&self, s: &str) -> Vec<u8> {
         let mut key = Vec::new();
-        let Ok(()) = self.collator.write_sort_key_to(s, &mut key);
+        let Ok(()) = match &self.collator {
+            #[cfg(not(target_arch = "wasm32"))]
+            Collator::Compiled(c) => c.write_sort_key_to(s, &mut key),
+            Collator::Loaded(c) => c.as_borrowed().write_sort_key_to(s, &mut key),
+        };
         key
     }
 }
