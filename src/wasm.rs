@@ -40,6 +40,20 @@ pub fn set_time_zone(name: &str) -> bool {
     name.is_empty() || tz.is_some()
 }
 
+/// Whether a run since the last call wanted collation data the page has not
+/// loaded (it then fetches `collation.postcard`, calls
+/// [`load_collation_data`] and runs again; see `storage::collation::data`).
+#[wasm_bindgen]
+pub fn collation_data_wanted() -> bool {
+    crate::storage::collation::data::wanted()
+}
+
+/// Load the collation data blob (`collation.postcard`).
+#[wasm_bindgen]
+pub fn load_collation_data(blob: Vec<u8>) -> Result<(), JsError> {
+    crate::storage::collation::data::load(blob).map_err(|e| JsError::new(&e.to_string()))
+}
+
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run
 /// reproducible (the page stores them in its state). Returns
 /// `{results, collections, names, error?, shell, work, collectionsShell, initial, initialShell}` with

@@ -77,6 +77,10 @@ build_wasm_package() {
   wait "$engine"
   rm -rf www/pkg
   wasm-bindgen --target web --no-typescript --out-dir www/pkg "$(target_dir)/wasm32-unknown-unknown/wasm-release/mqlplay.wasm"
+  # The collation data the page fetches only for a script with a collation (the wasm
+  # carries none; src/storage/collation/data.rs), written by the CLI from its compiled data.
+  log "writing the collation data (www/pkg/collation.postcard)"
+  cargo run --quiet --release --bin mqlplay -- collation-data www/pkg/collation.postcard
   # What the page downloads is the gzipped module: -Oz without inlining, local-cse or
   # merge-similar-functions (with them gzip compresses it worse), constant offsets folded
   # (--low-memory-unused: the stack takes the first 1 MiB from its top down), repeated

@@ -126,7 +126,7 @@ pub fn hash_of(v: &Bson) -> u64 {
 fn same_key(a: &Bson, b: &Bson) -> bool {
     match (a, b) {
         (Bson::String(x), Bson::String(y)) => {
-            same_bytes(x.as_bytes(), y.as_bytes()) || crate::collation::equal_strings(x, y)
+            same_bytes(x.as_bytes(), y.as_bytes()) || crate::collation::equal_if_collated(x, y)
         }
         _ => equal(a, b),
     }

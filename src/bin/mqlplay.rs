@@ -1,4 +1,5 @@
-//! The terminal front end: `mqlplay run`, `mqlplay fmt`, `mqlplay link`.
+//! The terminal front end: `mqlplay run`, `mqlplay fmt`, `mqlplay link`, and
+//! `mqlplay collation-data` (the page's collation data, for the page's build).
 //! Exit status: 0 success (also when the reader of the output went away, as
 //! after `| head`), 1 an error in the user's input, a run past its time or an
 //! output that cannot be written, 2 a usage error.
@@ -15,7 +16,8 @@ const USAGE: &str = "usage:
   mqlplay run --link URL|-|@FILE [--format shell|relaxed|canonical] [--timeout SECONDS]
               [--max-memory MIB]
   mqlplay fmt FILE|-
-  mqlplay link [--db FILE] [--now ISODATE] [--seed N] [--tz ZONE] [--view shell|tree|ejson] [--lang en|pt-BR|ja|ko|de] [--base URL] SCRIPT_FILE|-";
+  mqlplay link [--db FILE] [--now ISODATE] [--seed N] [--tz ZONE] [--view shell|tree|ejson] [--lang en|pt-BR|ja|ko|de] [--base URL] SCRIPT_FILE|-
+  mqlplay collation-data OUT_FILE";
 
 /// Where `mqlplay link` points by default: `./build.sh serve`.
 const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
@@ -33,8 +35,27 @@ fn main() -> ExitCode {
         Some("run") => run(&args[1..]),
         Some("fmt") => fmt(&args[1..]),
         Some("link") => link(&args[1..]),
+        Some("collation-data") => collation_data(&args[1..]),
         Some("-h" | "--help" | "help") => emit_all(&format!("{USAGE}\n")),
         _ => usage("expected a command: run, fmt or link"),
+    }
+}
+
+/// Write the collation data the page loads on demand (see
+/// `mqlplay::storage::collation::data`).
+fn collation_data(args: &[String]) -> ExitCode {
+    let [out] = args else {
+        return usage("collation-data takes one output file");
+    };
+    let written = mqlplay::storage::collation::data::export()
+        .map_err(|e| e.to_string())
+        .and_then(|blob| std::fs::write(out, blob).map_err(|e| e.to_string()));
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            report(&format!("mqlplay: collation data: {e}"));
+            ExitCode::FAILURE
+        }
     }
 }
 

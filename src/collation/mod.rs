@@ -11,8 +11,9 @@
 //! orders keys bytewise, as MongoDB's `CollationIndexKey` does.
 //! https://www.mongodb.com/docs/manual/reference/collation/
 use bson::Document;
+#[cfg(not(target_arch = "wasm32"))]
 use icu_collator::CollatorBorrowed;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -21,7 +22,15 @@ use std::rc::Rc;
 /// `storage::collation`.
 pub struct Collation {
     spec: Document,
-    collator: CollatorBorrowed<'static>,
+    collator: Collator,
+}
+
+/// ICU4X's collator, from its compiled data (the CLI) or from data loaded
+/// at run time (the page: `storage::collation::data`).
+pub enum Collator {
+    #[cfg(not(target_arch = "wasm32"))]
+    Compiled(CollatorBorrowed<'static>),
+    Loaded(Box<icu_collator::Collator>),
 }
 
 impl std::fmt::Debug for Collation {
@@ -38,7 +47,7 @@ impl PartialEq for Collation {
 }
 
 impl Collation {
-    pub fn new(spec: Document, collator: CollatorBorrowed<'static>) -> Collation {
+    pub fn new(spec: Document, collator: Collator) -> Collation {
         Collation { spec, collator }
     }
 
@@ -47,13 +56,21 @@ impl Collation {
     }
 
     pub fn compare(&self, a: &str, b: &str) -> Ordering {
-        self.collator.compare(a, b)
+        match &self.collator {
+            #[cfg(not(target_arch = "wasm32"))]
+            Collator::Compiled(c) => c.compare(a, b),
+            Collator::Loaded(c) => c.as_borrowed().compare(a, b),
+        }
     }
 
     /// The sort key of `s`: comparing keys bytewise is comparing the strings.
     pub fn sort_key(&self, s: &str) -> Vec<u8> {
         let mut key = Vec::new();
-        let Ok(()) = self.collator.write_sort_key_to(s, &mut key);
+        let Ok(()) = match &self.collator {
+            #[cfg(not(target_arch = "wasm32"))]
+            Collator::Compiled(c) => c.write_sort_key_to(s, &mut key),
+            Collator::Loaded(c) => c.as_borrowed().write_sort_key_to(s, &mut key),
+        };
         key
     }
 }
@@ -69,6 +86,21 @@ pub fn same(a: Option<&Collation>, b: Option<&Collation>) -> bool {
 
 thread_local! {
     static ACTIVE: RefCell<Option<Rc<Collation>>> = const { RefCell::new(None) };
+    /// Whether `ACTIVE` holds a collation. Most runs use none: the per-value
+    /// paths read this flag alone and borrow `ACTIVE` only when it is set.
+    static COLLATED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Make `collation` the active one; returns the one it replaces.
+fn set_active(collation: Option<Rc<Collation>>) -> Option<Rc<Collation>> {
+    COLLATED.with(|c| c.set(collation.is_some()));
+    ACTIVE.with(|a| std::mem::replace(&mut *a.borrow_mut(), collation))
+}
+
+/// Whether a collation other than simple is active.
+#[inline(always)]
+fn collated() -> bool {
+    COLLATED.with(Cell::get)
 }
 
 /// Restores the collation that was active before [`scoped`] when dropped
@@ -79,8 +111,7 @@ pub struct Scope {
 
 impl Drop for Scope {
     fn drop(&mut self) {
-        let previous = self.previous.take();
-        ACTIVE.with(|a| *a.borrow_mut() = previous);
+        set_active(self.previous.take());
     }
 }
 
@@ -88,17 +119,31 @@ impl Drop for Scope {
 /// the returned value is dropped.
 #[must_use = "the collation is active only while the scope lives"]
 pub fn scoped(collation: Option<Rc<Collation>>) -> Scope {
-    let previous = ACTIVE.with(|a| std::mem::replace(&mut *a.borrow_mut(), collation));
-    Scope { previous }
+    Scope {
+        previous: set_active(collation),
+    }
 }
 
 /// The active collation (`None`: simple).
 pub fn active() -> Option<Rc<Collation>> {
+    if !collated() {
+        return None;
+    }
     ACTIVE.with(|a| a.borrow().clone())
 }
 
 /// Compare two strings by the active collation (bytes when simple).
+#[inline(always)]
 pub fn compare_strings(a: &str, b: &str) -> Ordering {
+    if !collated() {
+        return a.as_bytes().cmp(b.as_bytes());
+    }
+    compare_collated(a, b)
+}
+
+#[cold]
+#[inline(never)]
+fn compare_collated(a: &str, b: &str) -> Ordering {
     if a == b {
         return Ordering::Equal;
     }
@@ -108,16 +153,27 @@ pub fn compare_strings(a: &str, b: &str) -> Ordering {
     })
 }
 
-/// Whether two strings are equal under the active collation (the hot paths'
-/// check: equal bytes first).
-#[inline]
-pub fn equal_strings(a: &str, b: &str) -> bool {
-    a == b || ACTIVE.with(|c| matches!(&*c.borrow(), Some(c) if c.compare(a, b) == Ordering::Equal))
+/// Whether two strings whose bytes differ are equal under the active
+/// collation (never when simple). The hot paths compare bytes first, then ask
+/// this.
+#[inline(always)]
+pub fn equal_if_collated(a: &str, b: &str) -> bool {
+    collated() && equal_collated(a, b)
+}
+
+#[cold]
+#[inline(never)]
+fn equal_collated(a: &str, b: &str) -> bool {
+    ACTIVE.with(|c| matches!(&*c.borrow(), Some(c) if c.compare(a, b) == Ordering::Equal))
 }
 
 /// The bytes that stand for `s` when hashing under the active collation:
 /// strings the collation calls equal give the same bytes (their sort key).
+#[inline]
 pub fn hash_bytes(s: &str) -> Option<Vec<u8>> {
+    if !collated() {
+        return None;
+    }
     ACTIVE.with(|c| c.borrow().as_ref().map(|c| c.sort_key(s)))
 }
 

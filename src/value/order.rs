@@ -42,9 +42,12 @@ pub fn compare_binary(a: &Bson, b: &Bson) -> Ordering {
     compare_by(a, b, |x: &str, y: &str| x.as_bytes().cmp(y.as_bytes()))
 }
 
-type StrOrder = fn(&str, &str) -> Ordering;
+/// How strings compare (generic, so that each order is inlined, not called
+/// through a pointer).
+trait StrOrder: Fn(&str, &str) -> Ordering + Copy {}
+impl<F: Fn(&str, &str) -> Ordering + Copy> StrOrder for F {}
 
-fn compare_by(a: &Bson, b: &Bson, strings: StrOrder) -> Ordering {
+fn compare_by(a: &Bson, b: &Bson, strings: impl StrOrder) -> Ordering {
     let (ra, rb) = (type_rank(a), type_rank(b));
     if ra != rb {
         return ra.cmp(&rb);
@@ -93,7 +96,7 @@ pub fn compare_documents(a: &Document, b: &Document) -> Ordering {
     documents_by(a, b, crate::collation::compare_strings)
 }
 
-fn documents_by(a: &Document, b: &Document, strings: StrOrder) -> Ordering {
+fn documents_by(a: &Document, b: &Document, strings: impl StrOrder) -> Ordering {
     let mut ia = a.iter();
     let mut ib = b.iter();
     loop {
@@ -115,7 +118,7 @@ fn documents_by(a: &Document, b: &Document, strings: StrOrder) -> Ordering {
     }
 }
 
-fn arrays_by(a: &[Bson], b: &[Bson], strings: StrOrder) -> Ordering {
+fn arrays_by(a: &[Bson], b: &[Bson], strings: impl StrOrder) -> Ordering {
     for (x, y) in a.iter().zip(b) {
         let ord = compare_by(x, y, strings);
         if ord != Ordering::Equal {

@@ -1,6 +1,9 @@
 // The engine's thread: runs scripts so the page never freezes. The page may
 // terminate this worker at any time (Stop, time limit, a trap) and start a new one.
-import init, { run_page, run_page_again, result_page, stages_page, export_result, export_collection, set_time_zone } from '../pkg/mqlplay.js';
+import init, {
+  run_page, run_page_again, result_page, stages_page, export_result, export_collection, set_time_zone,
+  collation_data_wanted, load_collation_data,
+} from '../pkg/mqlplay.js';
 import { handleAssist } from './assist_worker.js';
 
 // The Database text of the last run: while it is unchanged it does not cross into wasm again.
@@ -53,19 +56,15 @@ self.onmessage = async (event) => {
     try {
       await ready;
       set_time_zone(msg.tz || ''); // local-time dates; the page checked the name
-      const t0 = performance.now();
-      // JSON text: one string crosses to the page, which parses it (see engine.js).
-      // The engine keeps the configuration loaded while its text is unchanged.
-      // `stages`: the Stages view of one aggregate ({target, off}) instead of a plain run.
-      // `export`: a result ({index}) or a collection ({name}) written exactly, in `form`.
-      // A tutorial step's check (../tutorials/) goes with the run: the engine judges this very run.
-      // The output carries the script's statements (`stmts`) and the verdict (`check`).
-      const check = msg.check && !msg.stages && !msg.export ? msg.check : undefined;
-      const json = msg.export ? exported(msg)
-        : msg.stages
-          ? stages_page(msg.db, msg.script, msg.now, msg.seed, msg.stages.target, Uint32Array.from(msg.stages.off))
-          : (msg.db === lastDb && run_page_again(msg.script, msg.now, msg.seed, check))
-            || run_page(msg.db, msg.script, msg.now, msg.seed, check);
+      collation_data_wanted(); // forget what an assist asked for
+      let t0 = performance.now();
+      let json = compute(msg);
+      // The wasm carries no collation data: a script that needed it ran without; fetch it
+      // once (a large file, only for such scripts) and run again.
+      if (collation_data_wanted() && await loadCollationData()) {
+        t0 = performance.now();
+        json = compute(msg);
+      }
       lastDb = msg.stages || msg.export ? null : msg.db;
       if (!msg.stages && !msg.export) keptFor = msg.id;
       const ms = performance.now() - t0;
@@ -80,6 +79,32 @@ self.onmessage = async (event) => {
     }
   }
 };
+
+// JSON text: one string crosses to the page, which parses it (see engine.js).
+// The engine keeps the configuration loaded while its text is unchanged.
+// `stages`: the Stages view of one aggregate ({target, off}) instead of a plain run.
+// `export`: a result ({index}) or a collection ({name}) written exactly, in `form`.
+// A tutorial step's check (../tutorials/) goes with the run: the engine judges this very run.
+// The output carries the script's statements (`stmts`) and the verdict (`check`).
+function compute(msg) {
+  const check = msg.check && !msg.stages && !msg.export ? msg.check : undefined;
+  return msg.export ? exported(msg)
+    : msg.stages
+      ? stages_page(msg.db, msg.script, msg.now, msg.seed, msg.stages.target, Uint32Array.from(msg.stages.off))
+      : (msg.db === lastDb && run_page_again(msg.script, msg.now, msg.seed, check))
+        || run_page(msg.db, msg.script, msg.now, msg.seed, check);
+}
+
+// The collation data (made by the build: `mqlplay collation-data`); false when it cannot
+// be had (offline): the run then reports that the collator could not be created.
+let collationData = null;
+function loadCollationData() {
+  collationData ??= fetch(new URL('../pkg/collation.postcard', import.meta.url))
+    .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(`HTTP ${r.status}`))))
+    .then((buf) => { load_collation_data(new Uint8Array(buf)); return true; })
+    .catch(() => { collationData = null; return false; });
+  return collationData;
+}
 
 function exported(msg) {
   const { index, name, form } = msg.export;

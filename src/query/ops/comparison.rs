@@ -92,7 +92,8 @@ impl Cmp {
         // no `type_rank` call), without the generic comparison.
         match (self.op, e, &self.rhs) {
             (CmpOp::Eq, Bson::String(a), Bson::String(b)) => {
-                return crate::collation::equal_strings(a, b)
+                return crate::value::path::same_bytes(a.as_bytes(), b.as_bytes())
+                    || crate::collation::equal_if_collated(a, b)
             }
             // Integers of one width: no NaN, no cross-type conversion.
             (_, Bson::Int32(a), Bson::Int32(b)) => return self.op.accepts(a.cmp(b)),

@@ -7,6 +7,7 @@ use crate::pcre::literal::Literal;
 use crate::pcre::translate;
 use crate::value::numeric::{decode_decimal, Dec};
 use bson::{Bson, Document};
+use std::sync::OnceLock;
 
 /// A compiled regular expression with its original pattern and options
 /// (a stored BSON regex matches only an identical regex).
@@ -14,7 +15,11 @@ use bson::{Bson, Document};
 pub(crate) struct RegexPred {
     pattern: String,
     options: String,
-    re: regex::Regex,
+    /// The translated pattern; compiled into `re` when first needed (a
+    /// plain-string pattern rarely needs it, and building a regex costs more
+    /// than a small query).
+    full: String,
+    re: OnceLock<Option<regex::Regex>>,
     /// A plain-string pattern, matched without the regex.
     literal: Option<Literal>,
     /// A string every match contains: a haystack without it is no match.
@@ -46,18 +51,32 @@ impl RegexPred {
             }
         }
         let full = translate(pattern, &flags)?;
-        let re = regex::RegexBuilder::new(&full)
-            .size_limit(crate::pcre::REGEX_SIZE_LIMIT)
-            .build()
-            .map_err(|e| Error::location(51091, format!("Regular expression is invalid: {e}")))?;
+        let literal = Literal::of(pattern, options);
+        let re = OnceLock::new();
+        // A short plain string always compiles: its regex waits until a
+        // haystack needs it. Anything else is compiled now, so that its errors
+        // (the size limit) are the query's.
+        if literal.is_none() || pattern.len() > LAZY_LITERAL_MAX {
+            let _ = re.set(Some(build(&full)?));
+        }
         Ok(RegexPred {
             pattern: pattern.to_string(),
             options: options.to_string(),
+            full,
             re,
-            literal: Literal::of(pattern, options),
+            literal,
             required: crate::pcre::literal::required(pattern, options),
             window: crate::pcre::literal::max_chars(pattern).and_then(|n| n.checked_mul(4)),
         })
+    }
+
+    /// Whether the regex matches `s` (building it if it was left for later;
+    /// a short plain string always compiles, so `None` does not happen).
+    fn re_match(&self, s: &str) -> bool {
+        self.re
+            .get_or_init(|| build(&self.full).ok())
+            .as_ref()
+            .is_some_and(|re| re.is_match(s))
     }
 
     pub(crate) fn is_match(&self, s: &str) -> bool {
@@ -65,10 +84,10 @@ impl RegexPred {
             Some(m) => m,
             None => match (&self.required, self.window) {
                 (Some(r), Some(w)) => {
-                    crate::pcre::literal::windowed_match(s, r, w, |part| self.re.is_match(part))
+                    crate::pcre::literal::windowed_match(s, r, w, |part| self.re_match(part))
                 }
                 (Some(r), None) if !s.contains(r.as_str()) => false,
-                _ => self.re.is_match(s),
+                _ => self.re_match(s),
             },
         }
     }
@@ -82,6 +101,17 @@ impl RegexPred {
             _ => false,
         }
     }
+}
+
+/// The longest plain-string pattern (bytes) whose regex is built lazily: far
+/// below what reaches `REGEX_SIZE_LIMIT`.
+const LAZY_LITERAL_MAX: usize = 1024;
+
+fn build(full: &str) -> Result<regex::Regex> {
+    regex::RegexBuilder::new(full)
+        .size_limit(crate::pcre::REGEX_SIZE_LIMIT)
+        .build()
+        .map_err(|e| Error::location(51091, format!("Regular expression is invalid: {e}")))
 }
 
 /// `{$regex, $options}` in an operator document (either may come first).
@@ -220,4 +250,40 @@ pub(crate) fn javascript_error(op: &str) -> Error {
             "{op} runs server-side JavaScript (deprecated since MongoDB 8.0), which mqlplay never executes: use $expr with aggregation operators instead"
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_strings_build_their_regex_only_when_needed() {
+        let p = RegexPred::compile("^kelvin", "i").expect("compiles");
+        assert!(p.re.get().is_none());
+        assert!(p.is_match("KELVIN scale"));
+        assert!(p.re.get().is_none());
+        // U+212A KELVIN SIGN folds to `k`: the literal leaves it to the regex.
+        assert!(p.is_match("\u{212A}elvin"));
+        assert!(p.re.get().is_some());
+        assert!(!p.is_match("\u{212A}elvix"));
+    }
+
+    #[test]
+    fn other_patterns_are_built_at_once() {
+        assert!(RegexPred::compile("^a.c", "")
+            .expect("compiles")
+            .re
+            .get()
+            .is_some());
+        let long = "a".repeat(LAZY_LITERAL_MAX + 1);
+        assert!(RegexPred::compile(&long, "")
+            .expect("compiles")
+            .re
+            .get()
+            .is_some());
+        assert_eq!(
+            RegexPred::compile("a(", "").map(|_| ()).map_err(|e| e.code),
+            Err(51091)
+        );
+    }
 }

@@ -34,7 +34,7 @@ const fn plain(id: &'static str, bcp47: &'static str) -> Known {
     }
 }
 
-const OFFERED: &[Known] = &[
+pub(super) const OFFERED: &[Known] = &[
     plain("en", "en"),
     plain("en_US", "en-US"),
     plain("fr", "fr"),

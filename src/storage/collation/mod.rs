@@ -1,6 +1,7 @@
 //! A `collation` document read and checked field by field as the server's
 //! collator factory does, resolved to every option (the form `getIndexes`,
 //! `getCollectionInfos` and explain print) and built into an ICU4X collator.
+pub mod data;
 mod locales;
 
 use crate::collation::Collation;
@@ -10,7 +11,7 @@ use crate::text::shell::type_name;
 use bson::{Bson, Document};
 use icu_collator::options::{AlternateHandling, CaseLevel, CollatorOptions, MaxVariable, Strength};
 use icu_collator::preferences::{CollationCaseFirst, CollationNumericOrdering};
-use icu_collator::{Collator, CollatorPreferences};
+use icu_collator::CollatorPreferences;
 use std::rc::Rc;
 
 /// The ICU version MongoDB 8.x reports in every resolved collation.
@@ -253,7 +254,7 @@ pub fn parse(v: &Bson) -> Result<Option<Rc<Collation>>> {
     } else {
         MaxVariable::Punctuation
     });
-    let collator = Collator::try_new(prefs, options).map_err(|e| {
+    let collator = data::collator(prefs, options).map_err(|e| {
         Error::new(
             96,
             "OperationFailed",
