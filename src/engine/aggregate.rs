@@ -4,7 +4,10 @@ use super::aggregate_args::AggregateArgs;
 use super::{Call, Session};
 use crate::aggregate::{Pipeline, Source};
 use crate::error::{Error, Result};
-use bson::Bson;
+use crate::expr::CompileCtx;
+use crate::query::Filter;
+use crate::storage::Collection;
+use bson::{Bson, Document};
 
 pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<Bson> {
     // A copy: the scope must not borrow the session, which a write into another database switches.
@@ -17,12 +20,18 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
         scope,
         collation,
         bypass,
+        hint,
     } = AggregateArgs::decode(calls, coll, &run)?;
     // `db.aggregate`'s own collation (the engine made it active for `db.c.aggregate`).
     let _collation = collation.map(crate::collation::scoped);
     if let (Some((v, at)), Some(coll)) = (explain, coll) {
         drop(scope);
-        return super::explain::aggregate(session, coll, &stages, v).map_err(|e| e.at(at));
+        return super::explain::aggregate(session, coll, &stages, hint.as_ref(), v)
+            .map_err(|e| e.at(at));
+    }
+    if let (Some(h), Some(name)) = (&hint, coll) {
+        crate::index::plan::check_hint(session.db.collection(name), Some(h))
+            .map_err(|e| e.at(span))?;
     }
     if let Some(docs) = super::stages_view::probe(
         &mut session.stage_probe,
@@ -46,7 +55,12 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
         Some(_) if pipeline.starts_with_documents() => {
             return Err(crate::aggregate::stages::lookup::documents_with_collection().at(span))
         }
-        Some(name) => Source::Collection(name),
+        Some(name) => match &hint {
+            Some(h) if !pipeline.has_text() && !starts_with_geo_near(&stages) => {
+                hinted(session.db.collection(name), h).map_err(|e| e.at(span))?
+            }
+            _ => Source::Collection(name),
+        },
         None => {
             if !pipeline.starts_with_documents() {
                 return Err(Error::invalid_options(
@@ -78,6 +92,20 @@ pub fn run(session: &mut Session, coll: Option<&str>, calls: &[Call]) -> Result<
         Bson::Array(docs.into_iter().map(Bson::Document).collect()),
         calls,
     )
+}
+
+fn starts_with_geo_near(stages: &[Bson]) -> bool {
+    matches!(stages.first(), Some(Bson::Document(d)) if d.contains_key("$geoNear"))
+}
+
+/// The collection as a hinted plan reads it: in the index's order (a sparse
+/// or partial index yields only the documents it holds), as the server's
+/// pipeline reads through the plan its hint forces. `$natural` keeps
+/// natural order.
+fn hinted<'s>(c: Option<&Collection>, hint: &Bson) -> Result<Source<'s>> {
+    let all = Filter::compile(&Document::new(), &CompileCtx::default())?;
+    let plan = crate::index::plan::plan(c, &all, None, Some(hint))?;
+    Ok(Source::Docs(plan.scan(c).cloned().collect()))
 }
 
 /// `toArray()`, `pretty()`, `itcount()` after `aggregate()`.

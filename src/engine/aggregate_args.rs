@@ -17,7 +17,6 @@ const ACCEPTED_OPTIONS: &[&str] = &[
     "allowDiskUse",
     "maxTimeMS",
     "comment",
-    "hint",
     "batchSize",
     "cursor",
     "readConcern",
@@ -43,6 +42,9 @@ pub(super) struct AggregateArgs<'r> {
     pub collation: Option<Option<Rc<Collation>>>,
     /// `bypassDocumentValidation`: a final `$out`/`$merge` skips the validator.
     pub bypass: bool,
+    /// The `hint` option: checked against the collection's indexes, and the
+    /// plan explain shows for the leading stages.
+    pub hint: Option<Bson>,
 }
 
 impl<'r> AggregateArgs<'r> {
@@ -76,6 +78,7 @@ impl<'r> AggregateArgs<'r> {
             scope: Scope::new(run),
             collation: None,
             bypass: false,
+            hint: options.and_then(|o| o.get("hint")).cloned(),
         };
         // `aggregate(...).explain(verbosity)`: plan instead of running.
         if let (Some(c), Some(_)) = (calls.get(1).filter(|c| c.name == "explain"), coll) {
@@ -102,6 +105,7 @@ impl<'r> AggregateArgs<'r> {
                 "bypassDocumentValidation" => {
                     args.bypass = bypass_arg(v).map_err(|e| e.at(call.span))?;
                 }
+                "hint" => {}
                 "explain" => {
                     if coll.is_some() && !matches!(v, Bson::Boolean(false) | Bson::Null) {
                         args.explain = Some((Verbosity::QueryPlanner, call.span));

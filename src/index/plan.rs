@@ -97,6 +97,15 @@ fn parse_hint(c: &Collection, hint: Option<&Bson>) -> Result<Hint> {
     }
 }
 
+/// Whether `hint` names an index of `c` (or `$natural`), as the planner
+/// requires: for pipelines, whose run reads the collection in natural order.
+pub fn check_hint(c: Option<&Collection>, hint: Option<&Bson>) -> Result<()> {
+    match c {
+        Some(c) => parse_hint(c, hint).map(|_| ()),
+        None => Ok(()),
+    }
+}
+
 impl Plan {
     /// Whether every document the index scan yields matches `filter`, so
     /// that the scan alone answers it (MongoDB's FETCH without a filter).

@@ -79,7 +79,14 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
                     .at(method.span))
                 }
             };
-            aggregate(session, coll, &stages, v)
+            let hint = match method.arg(0).map(|a| &a.value) {
+                Some(Bson::Array(_)) => method
+                    .arg(1)
+                    .and_then(|a| a.value.as_document())
+                    .and_then(|o| o.get("hint")),
+                _ => None,
+            };
+            aggregate(session, coll, &stages, hint, v)
         }
         Some(m) if m.explainable_write() => write::write(session, coll, method, m, v),
         _ => Err(Error::not_supported(format!("explain() of {name}()"))),

@@ -15,7 +15,13 @@ use bson::{doc, Bson, Document};
 /// The pipeline's leading `$match`es and `$sort`/`$skip`/`$limit`/`$project`
 /// run as a query; what remains follows the `$cursor` stage.
 /// See https://www.mongodb.com/docs/manual/core/query-plans/#aggregation-pipeline-optimization.
-pub fn aggregate(session: &mut Session, coll: &str, stages: &[Bson], v: Verbosity) -> Result<Bson> {
+pub fn aggregate(
+    session: &mut Session,
+    coll: &str,
+    stages: &[Bson],
+    hint: Option<&Bson>,
+    v: Verbosity,
+) -> Result<Bson> {
     // Compiling first reports pipeline errors as aggregate() would.
     let pipeline = Pipeline::compile(stages, &CompileCtx::default())?;
     if pipeline.has_text() {
@@ -72,7 +78,7 @@ pub fn aggregate(session: &mut Session, coll: &str, stages: &[Bson], v: Verbosit
         c,
         &filter_doc,
         sort_spec.as_ref(),
-        None,
+        hint,
         &session.run,
         usize::MAX,
     )?;
