@@ -193,11 +193,17 @@ impl<'a> Parser<'a> {
                 _ => lower(&node, ctx),
             };
         };
+        self.after_literal(start)?;
+        Ok(v)
+    }
+
+    /// After an object or array literal starting at `start`: no call or index on it.
+    pub(super) fn after_literal(&self, start: usize) -> Result<()> {
         if matches!(self.tok.tok, Tok::Punct("." | "[" | "(" | "?.")) && !self.tok.nl_before {
             let span = Span::new(start, self.tok.span.end);
             return Err(Error::not_supported("calling or indexing a literal in data").at(span));
         }
-        Ok(v)
+        Ok(())
     }
 
     /// `ISODate("<ISO>")` or `ObjectId("<hex>")` with a valid string, read
@@ -361,14 +367,14 @@ impl<'a> Parser<'a> {
 /// with no unused entries between one document and the next.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    pairs: Vec<(String, Bson)>,
-    items: Vec<Bson>,
+    pub(super) pairs: Vec<(String, Bson)>,
+    pub(super) items: Vec<Bson>,
 }
 
 impl Scratch {
     /// A document of the properties from `start` on (left empty); a repeated
     /// key keeps its first position and takes the last value, as in JavaScript.
-    fn document(&mut self, start: usize) -> Document {
+    pub(super) fn document(&mut self, start: usize) -> Document {
         let n = self.pairs.len().saturating_sub(start);
         let mut doc = crate::value::entries::with_capacity(n);
         for (k, v) in self.pairs.iter_mut().skip(start) {
