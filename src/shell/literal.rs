@@ -369,6 +369,8 @@ impl<'a> Parser<'a> {
 pub(crate) struct Scratch {
     pub(super) pairs: Vec<(String, Bson)>,
     pub(super) items: Vec<Bson>,
+    /// Values read by the byte reader (`super::plain`), for its budget checks.
+    pub(super) values: u32,
 }
 
 impl Scratch {

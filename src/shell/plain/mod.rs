@@ -152,8 +152,7 @@ impl<'a> Parser<'a> {
             };
             let (value, after) = self.plain_value(after_colon, depth, ctx)?;
             self.scratch.pairs.push((key.to_string(), value));
-            crate::budget::check_for(crate::budget::LITERALS)
-                .map_err(|e| e.at(Span::new(after_colon.next, after.prev_end)))?;
+            self.budget_now_and_then(Span::new(after_colon.next, after.prev_end))?;
             at = skip_space(b, after.next);
             match b.get(at) {
                 Some(b',') => at += 1,
@@ -203,8 +202,7 @@ impl<'a> Parser<'a> {
             }
             let (item, after) = self.plain_value(here, depth, ctx)?;
             self.scratch.items.push(item);
-            crate::budget::check_for(crate::budget::LITERALS)
-                .map_err(|e| e.at(Span::new(at, after.prev_end)))?;
+            self.budget_now_and_then(Span::new(at, after.prev_end))?;
             at = skip_space(b, after.next);
             match b.get(at) {
                 Some(b',') => at += 1,
@@ -212,6 +210,17 @@ impl<'a> Parser<'a> {
                 _ => return Ok(Err(Again)),
             }
         }
+    }
+
+    /// The memory budget, checked every few values read here (a value takes
+    /// a few dozen bytes beyond its text) and at each document's end.
+    #[inline(always)]
+    fn budget_now_and_then(&mut self, value: Span) -> Result<()> {
+        self.scratch.values = self.scratch.values.wrapping_add(1);
+        if self.scratch.values % 16 != 0 {
+            return Ok(());
+        }
+        crate::budget::check_for(crate::budget::LITERALS).map_err(|e| e.at(value))
     }
 
     /// The value after `before` (the end of a `:`, `[` or `,`), in a
@@ -281,7 +290,7 @@ impl<'a> Parser<'a> {
 
 /// Past ASCII spaces and line breaks (anything else, comments included, is
 /// left for the caller to see).
-#[inline]
+#[inline(always)]
 fn skip_space(b: &[u8], mut at: usize) -> usize {
     while matches!(b.get(at), Some(b' ' | b'\n' | b'\r' | b'\t')) {
         at += 1;
@@ -290,7 +299,7 @@ fn skip_space(b: &[u8], mut at: usize) -> usize {
 }
 
 /// The end of the ASCII identifier characters from `at`.
-#[inline]
+#[inline(always)]
 fn word_end(b: &[u8], mut at: usize) -> usize {
     while matches!(
         b.get(at),
@@ -303,13 +312,19 @@ fn word_end(b: &[u8], mut at: usize) -> usize {
 
 /// The position after the string opening at `open` with quote `q`, when it
 /// has no escape and no line break (the lexer reads those bytes as they are).
-#[inline]
+#[inline(always)]
 fn plain_string(b: &[u8], open: usize, q: u8) -> Option<usize> {
-    let rest = b.get(open + 1..)?;
-    let i = rest
-        .iter()
-        .position(|&c| c == q || c == b'\\' || c == b'\n' || c == b'\r')?;
-    (rest[i] == q).then_some(open + 1 + i + 1)
+    let mut at = open + 1;
+    while let Some(&c) = b.get(at) {
+        if c == q {
+            return Some(at + 1);
+        }
+        if c == b'\\' || c == b'\n' || c == b'\r' {
+            return None;
+        }
+        at += 1;
+    }
+    None
 }
 
 /// A decimal number from `start` (`12`, `1.5`, `2e-3`), as the lexer
