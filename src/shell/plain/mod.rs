@@ -217,7 +217,7 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn budget_now_and_then(&mut self, value: Span) -> Result<()> {
         self.scratch.values = self.scratch.values.wrapping_add(1);
-        if self.scratch.values % 16 != 0 {
+        if !self.scratch.values.is_multiple_of(16) {
             return Ok(());
         }
         crate::budget::check_for(crate::budget::LITERALS).map_err(|e| e.at(value))
