@@ -374,13 +374,13 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
-    /// A document of the properties from `start` on (left empty); a repeated
+    /// A document of the properties from `start` on, taken off the buffer; a repeated
     /// key keeps its first position and takes the last value, as in JavaScript.
     pub(super) fn document(&mut self, start: usize) -> Document {
-        let n = self.pairs.len().saturating_sub(start);
-        let mut doc = crate::value::entries::with_capacity(n);
-        for (k, v) in self.pairs.iter_mut().skip(start) {
-            doc.insert(std::mem::take(k), std::mem::take(v));
+        let start = start.min(self.pairs.len());
+        let mut doc = crate::value::entries::with_capacity(self.pairs.len() - start);
+        for (k, v) in self.pairs.drain(start..) {
+            doc.insert(k, v);
         }
         doc
     }

@@ -69,7 +69,7 @@ impl<'a> Parser<'a> {
         if depth >= MAX_DEPTH {
             return Ok(Err(Again));
         }
-        let read = if self.src.as_bytes()[open] == b'{' {
+        let read = if self.src.as_bytes().get(open) == Some(&b'{') {
             self.plain_object(open, depth + 1, ctx)?
         } else {
             self.plain_array(open, depth + 1, ctx)?
