@@ -119,6 +119,9 @@ fn not_a_document(v: &Bson, span: Span) -> Error {
 }
 
 #[cfg(test)]
+mod plain_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use bson::doc;

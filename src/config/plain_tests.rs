@@ -1,6 +1,6 @@
-//! The byte reader against the token reader: the same configuration text
+//! The byte reader (`shell::plain`) against the token reader: the same configuration text
 //! must give the same collections, or the same error at the same position.
-use crate::config::{parse_database, parse_database_by_tokens};
+use super::{parse_database, parse_database_by_tokens};
 use crate::shell::LowerCtx;
 use proptest::prelude::*;
 use std::collections::HashMap;

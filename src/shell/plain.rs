@@ -389,6 +389,3 @@ fn plain_wrapper(src: &str, key: &str, at: usize) -> Option<(Option<Bson>, usize
     };
     Some((Some(v), close + 1))
 }
-
-#[cfg(test)]
-mod tests;
