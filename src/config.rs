@@ -10,15 +10,26 @@ use bson::{Bson, Document};
 
 /// Collections in the order written, each with its documents in order.
 pub fn parse_database(src: &str, ctx: &LowerCtx) -> Result<Vec<(String, Vec<Document>)>> {
-    read(src, ctx).map_err(|e| e.in_source(Source::Database))
+    read(src, ctx, true).map_err(|e| e.in_source(Source::Database))
 }
 
-fn read(src: &str, ctx: &LowerCtx) -> Result<Vec<(String, Vec<Document>)>> {
+/// [`parse_database`] with every value read by the general (token) reader.
+#[cfg(test)]
+pub(crate) fn parse_database_by_tokens(
+    src: &str,
+    ctx: &LowerCtx,
+) -> Result<Vec<(String, Vec<Document>)>> {
+    read(src, ctx, false).map_err(|e| e.in_source(Source::Database))
+}
+
+/// `plain`: objects and arrays through the byte reader (`shell::plain`), which
+/// reads what the token reader reads; tests compare the two.
+fn read(src: &str, ctx: &LowerCtx, plain: bool) -> Result<Vec<(String, Vec<Document>)>> {
     let mut p = Parser::new(src)?;
     skip_semicolons(&mut p)?;
     let out = match &p.tok.tok {
         Tok::Eof => return Ok(Vec::new()),
-        Tok::Punct("[") => vec![("collection".to_string(), documents(&mut p, ctx)?)],
+        Tok::Punct("[") => vec![("collection".to_string(), documents(&mut p, ctx, plain)?)],
         Tok::Ident("db") => {
             p.bump()?;
             if !p.tok.is_punct("=") {
@@ -28,7 +39,7 @@ fn read(src: &str, ctx: &LowerCtx) -> Result<Vec<(String, Vec<Document>)>> {
                 ));
             }
             p.bump()?;
-            collections(&mut p, ctx)?
+            collections(&mut p, ctx, plain)?
         }
         _ => {
             let msg =
@@ -53,7 +64,11 @@ fn skip_semicolons(p: &mut Parser) -> Result<()> {
 
 /// `{ name: [ ... ], ... }`. A repeated collection name keeps its first
 /// position and its last value, as a JavaScript object does.
-fn collections(p: &mut Parser, ctx: &LowerCtx) -> Result<Vec<(String, Vec<Document>)>> {
+fn collections(
+    p: &mut Parser,
+    ctx: &LowerCtx,
+    plain: bool,
+) -> Result<Vec<(String, Vec<Document>)>> {
     if !p.tok.is_punct("{") {
         let msg = "`db` must be an object of collections: db = { name: [ ... ] }";
         return Err(Error::failed_to_parse(msg).at(p.tok.span));
@@ -61,7 +76,7 @@ fn collections(p: &mut Parser, ctx: &LowerCtx) -> Result<Vec<(String, Vec<Docume
     p.bump()?;
     let mut out: Vec<(String, Vec<Document>)> = Vec::new();
     while let Some((name, _)) = p.property_head()? {
-        let docs = documents(p, ctx)?;
+        let docs = documents(p, ctx, plain)?;
         match out.iter_mut().find(|(n, _)| *n == name) {
             Some(slot) => slot.1 = docs,
             None => out.push((name, docs)),
@@ -72,7 +87,7 @@ fn collections(p: &mut Parser, ctx: &LowerCtx) -> Result<Vec<(String, Vec<Docume
 }
 
 /// An array literal of documents, read straight into BSON.
-fn documents(p: &mut Parser, ctx: &LowerCtx) -> Result<Vec<Document>> {
+fn documents(p: &mut Parser, ctx: &LowerCtx, plain: bool) -> Result<Vec<Document>> {
     if !p.tok.is_punct("[") {
         let msg = "a collection must be an array of documents";
         return Err(Error::failed_to_parse(msg).at(p.tok.span));
@@ -81,7 +96,12 @@ fn documents(p: &mut Parser, ctx: &LowerCtx) -> Result<Vec<Document>> {
     let mut docs = Vec::new();
     while p.element_head()? {
         let start = p.tok.span.start;
-        match p.literal_value(ctx)? {
+        let v = if plain {
+            p.data_value(ctx)?
+        } else {
+            p.literal_value(ctx)?
+        };
+        match v {
             Bson::Document(d) => docs.push(d),
             other => return Err(not_a_document(&other, Span::new(start, p.prev_end))),
         }
@@ -97,6 +117,9 @@ fn not_a_document(v: &Bson, span: Span) -> Error {
     );
     Error::failed_to_parse(msg).at(span)
 }
+
+#[cfg(test)]
+mod plain_tests;
 
 #[cfg(test)]
 mod tests {

@@ -193,11 +193,17 @@ impl<'a> Parser<'a> {
                 _ => lower(&node, ctx),
             };
         };
+        self.after_literal(start)?;
+        Ok(v)
+    }
+
+    /// After an object or array literal starting at `start`: no call or index on it.
+    pub(super) fn after_literal(&self, start: usize) -> Result<()> {
         if matches!(self.tok.tok, Tok::Punct("." | "[" | "(" | "?.")) && !self.tok.nl_before {
             let span = Span::new(start, self.tok.span.end);
             return Err(Error::not_supported("calling or indexing a literal in data").at(span));
         }
-        Ok(v)
+        Ok(())
     }
 
     /// `ISODate("<ISO>")` or `ObjectId("<hex>")` with a valid string, read
@@ -361,18 +367,20 @@ impl<'a> Parser<'a> {
 /// with no unused entries between one document and the next.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    pairs: Vec<(String, Bson)>,
-    items: Vec<Bson>,
+    pub(super) pairs: Vec<(String, Bson)>,
+    pub(super) items: Vec<Bson>,
+    /// Values read by the byte reader (`super::plain`), for its budget checks.
+    pub(super) values: u32,
 }
 
 impl Scratch {
-    /// A document of the properties from `start` on (left empty); a repeated
+    /// A document of the properties from `start` on, taken off the buffer; a repeated
     /// key keeps its first position and takes the last value, as in JavaScript.
-    fn document(&mut self, start: usize) -> Document {
-        let n = self.pairs.len().saturating_sub(start);
-        let mut doc = crate::value::entries::with_capacity(n);
-        for (k, v) in self.pairs.iter_mut().skip(start) {
-            doc.insert(std::mem::take(k), std::mem::take(v));
+    pub(super) fn document(&mut self, start: usize) -> Document {
+        let start = start.min(self.pairs.len());
+        let mut doc = crate::value::entries::with_capacity(self.pairs.len() - start);
+        for (k, v) in self.pairs.drain(start..) {
+            doc.insert(k, v);
         }
         doc
     }

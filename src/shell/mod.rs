@@ -11,6 +11,7 @@ mod literal;
 pub mod lower;
 pub mod number;
 pub mod parser;
+mod plain;
 mod strings;
 
 pub use ast::{Node, NodeKind, Property, Script, Stmt, StmtKind};
