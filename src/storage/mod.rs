@@ -6,6 +6,7 @@ pub mod collection;
 pub mod database;
 pub mod index;
 pub mod options;
+pub mod stored;
 pub mod validation;
 
 pub use collection::Collection;
