@@ -8,6 +8,7 @@
 //! (bson's `RawDocument::get` re-validates every element it passes, which
 //! costs more than the walk). The walker never panics: a malformed element
 //! ends the walk as if the document ended there.
+pub mod matcher;
 mod path;
 mod value;
 
