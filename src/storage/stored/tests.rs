@@ -232,3 +232,81 @@ fn keys_bson_cannot_hold_are_refused() {
     d.insert("a\0b", 1);
     assert!(StoredDoc::encode(&d).is_err());
 }
+
+/// Every filter matched in place answers as the `Document` matcher does,
+/// array positions included.
+#[test]
+fn filters_match_in_place_as_on_documents() {
+    use crate::context::RunCtx;
+    use crate::expr::{CompileCtx, Scope};
+    use crate::query::Filter;
+    let docs = [
+        doc! {"_id": 1, "type": "buy", "qty": 5, "tags": ["a", "b"], "sub": {"x": 1}},
+        doc! {"_id": 2, "type": "sell", "qty": 5.0, "tags": [], "sub": {"x": [1, 2]}},
+        doc! {"_id": 3, "qty": 7i64, "tags": "a", "sub": [{"x": 3}, {"x": 1}], "n": null},
+        doc! {"_id": 4, "type": ["buy", "x"], "qty": "5", "tags": [["a"], "b"], "sub": {}},
+        doc! {"_id": 5, "grades": [80, 85, 90], "sub": [{"x": [5, 1]}, 2], "qty": f64::NAN},
+        doc! {"_id": 6, "type": {"a": 1}, "qty": [1, 5, 9], "tags": ["b", {"c": 1}]},
+        doc! {"history": [{"ticker": "MDB", "qty": 3}, {"ticker": "AAPL", "qty": 9}]},
+        every_type(),
+    ];
+    let filters = [
+        doc! {},
+        doc! {"type": "buy"},
+        doc! {"qty": 5},
+        doc! {"qty": {"$gt": 4, "$lt": 8}},
+        doc! {"qty": {"$gte": "5"}},
+        doc! {"qty": {"$ne": 5}},
+        doc! {"qty": {"$in": [5, "5", null]}},
+        doc! {"qty": {"$nin": [5, 7]}},
+        doc! {"tags": "a"},
+        doc! {"tags": ["a", "b"]},
+        doc! {"tags": {"$size": 2}},
+        doc! {"tags": {"$all": ["a", "b"]}},
+        doc! {"tags": {"$exists": false}},
+        doc! {"tags": {"$in": [["a"], Regex { pattern: "^b".try_into().expect("no NUL"), options: "".try_into().expect("no NUL") }]}},
+        doc! {"tags.c": 1},
+        doc! {"sub.x": 1},
+        doc! {"sub.x": {"$gte": 2}},
+        doc! {"sub.0.x": 3},
+        doc! {"sub": {"x": 1}},
+        doc! {"sub": {"$elemMatch": {"x": 1}}},
+        doc! {"grades": {"$gte": 85}},
+        doc! {"grades": {"$elemMatch": {"$gt": 82, "$lt": 88}}},
+        doc! {"n": null},
+        doc! {"missing": {"$exists": false}},
+        doc! {"type": {"$type": "string"}},
+        doc! {"type": {"$regex": "^b"}},
+        doc! {"qty": {"$mod": [2, 1]}},
+        doc! {"qty": {"$bitsAnySet": 1}},
+        doc! {"qty": {"$lt": Bson::MaxKey}},
+        doc! {"qty": {"$not": {"$gt": 5}}},
+        doc! {"$or": [{"type": "sell"}, {"qty": {"$gt": 6}}]},
+        doc! {"$nor": [{"type": "sell"}, {"tags": "a"}]},
+        doc! {"$and": [{"grades": {"$gte": 80}}, {"grades": {"$lt": 90}}]},
+        doc! {"history.ticker": "MDB", "history.qty": {"$gt": 5}},
+        doc! {"string": "héllo wörld", "int64": {"$gt": 0}},
+        doc! {"array": {"$elemMatch": {"$eq": "sym"}}},
+        doc! {"doc.regex": {"$type": "regex"}, "deep.a.b.date": {"$lt": bson::DateTime::from_millis(0)}},
+    ];
+    let run = RunCtx::default();
+    let scope = Scope::new(&run);
+    let mut scratch = matcher::Scratch::default();
+    for f in &filters {
+        let filter =
+            Filter::compile(f, &CompileCtx::default()).unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert!(matcher::in_place(&filter), "{f}");
+        for d in &docs {
+            let s = store(d);
+            let want = filter.matches_at(d, &scope).expect("matches");
+            let got = matcher::matches_at(&filter, s.view(), &mut scratch).expect("matches");
+            assert_eq!(got, want, "{f} on {d}");
+        }
+    }
+    let whole = Filter::compile(
+        &doc! {"$expr": {"$gt": ["$qty", 1]}},
+        &CompileCtx::default(),
+    )
+    .expect("compiles");
+    assert!(!matcher::in_place(&whole));
+}
