@@ -69,6 +69,11 @@ impl Cmp {
         &self.rhs
     }
 
+    /// An equality (`$eq` or a plain value).
+    pub(crate) fn is_eq(&self) -> bool {
+        self.op == CmpOp::Eq
+    }
+
     /// The server's match type (for ordering an `$and`, see `matcher::match_type`).
     pub(crate) fn match_type(&self) -> u8 {
         use crate::query::matcher::match_type::*;

@@ -5,7 +5,7 @@
 //! sub-documents and arrays are decoded only when the predicate could hold
 //! for them. Filters with `$expr`, `$jsonSchema` or `$text` need the whole
 //! document and are matched on it instead ([`in_place`] says which).
-use super::{DocView, RawValue};
+use super::{DocView, Element, RawValue};
 use crate::error::{Error, Result};
 use crate::query::matcher::{Node, Pred};
 use crate::query::Filter;
@@ -26,17 +26,47 @@ fn supported(n: &Node) -> bool {
     }
 }
 
-/// What a scan keeps between documents: the buffer strings are copied into.
+/// What a scan keeps between documents: the buffer strings are copied
+/// into, and whether strings compare bytewise (no collation is active; read
+/// once per scan, at its first string).
 pub struct Scratch {
     string: Bson,
+    bytewise: Option<bool>,
 }
 
 impl Default for Scratch {
     fn default() -> Scratch {
         Scratch {
             string: Bson::String(String::new()),
+            bytewise: None,
         }
     }
+}
+
+impl Scratch {
+    fn bytewise(&mut self) -> bool {
+        *self
+            .bytewise
+            .get_or_insert_with(|| crate::collation::active().is_none())
+    }
+}
+
+/// `{field: "text"}` on a stored string without a collation: its bytes
+/// compared in place (no UTF-8 check, no copy). `None`: not that case.
+#[inline(always)]
+fn string_equality(pred: &Pred, e: Element<'_>, s: &mut Scratch) -> Option<bool> {
+    let Pred::Cmp(c) = pred else {
+        return None;
+    };
+    let (0x02, Bson::String(rhs), true) = (e.ty, c.rhs(), c.is_eq()) else {
+        return None;
+    };
+    if !s.bytewise() {
+        return None;
+    }
+    // A length prefix, the bytes, a NUL.
+    let text = e.value.get(4..e.value.len().checked_sub(1)?)?;
+    Some(crate::value::path::same_bytes(text, rhs.as_bytes()))
 }
 
 /// `Filter::matches_at` on a stored document: `None` = no match,
@@ -90,7 +120,11 @@ fn node(n: &Node, doc: DocView<'_>, s: &mut Scratch, pos: &mut Option<usize>) ->
         Node::Not(child) => !node(child, doc, s, &mut None)?,
         Node::Path { path, pred } => {
             if let [part] = path.parts() {
-                let v = doc.get(&part.name);
+                let e = doc.element(&part.name);
+                if let Some(answer) = e.and_then(|e| string_equality(pred, e, s)) {
+                    return Ok(answer);
+                }
+                let v = e.and_then(RawValue::of);
                 if !matches!(v, Some(RawValue::Array(_))) {
                     let mut inner = None;
                     let ok = test(pred, v, s, &mut inner)?;

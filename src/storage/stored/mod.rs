@@ -226,6 +226,12 @@ impl<'a> DocView<'a> {
         RawValue::of(self.iter().find(name.as_bytes())?)
     }
 
+    /// The top-level element `name`, undecoded.
+    #[inline(always)]
+    fn element(&self, name: &str) -> Option<Element<'a>> {
+        self.iter().find(name.as_bytes())
+    }
+
     /// The `i`th element's value (an array's element `i`).
     pub fn index(&self, i: usize) -> Option<RawValue<'a>> {
         let mut it = self.iter();
