@@ -226,7 +226,12 @@ impl<'c> Scan<'c> {
             Cursor::Coll { next, forward } => {
                 let at = *next;
                 let doc = if *forward {
-                    if !self.in_place {
+                    if self.in_place {
+                        crate::value::prefetch::scan_bytes(
+                            |i| Some(c.stored().get(i)?.as_ref()?.as_bytes().as_ptr()),
+                            at,
+                        );
+                    } else {
                         crate::value::prefetch::scan(c.docs(), at);
                     }
                     *next += 1;

@@ -201,6 +201,14 @@ fn test(
             owned = v.to_bson()?;
             &owned
         }
+        // The common scalars on their own, so that no drop of an owned value is left to run.
+        RawValue::Int32(i) => return Ok(pred.matches(Some(&Bson::Int32(i)), pos)),
+        RawValue::Int64(i) => return Ok(pred.matches(Some(&Bson::Int64(i)), pos)),
+        RawValue::Double(d) => return Ok(pred.matches(Some(&Bson::Double(d)), pos)),
+        RawValue::DateTime(ms) => {
+            let date = Bson::DateTime(bson::DateTime::from_millis(ms));
+            return Ok(pred.matches(Some(&date), pos));
+        }
         // Other values convert without allocating (bar the rare code and symbol).
         _ => {
             owned = v.to_bson()?;
