@@ -8,6 +8,7 @@
 //! (bson's `RawDocument::get` re-validates every element it passes, which
 //! costs more than the walk). The walker never panics: a malformed element
 //! ends the walk as if the document ended there.
+mod encode;
 pub mod matcher;
 mod path;
 mod value;
@@ -36,10 +37,8 @@ impl StoredDoc {
     /// Encode a document. Fails only for what BSON cannot hold (a key with a
     /// NUL byte); the 16 MiB limit is the writer's to check (with [`StoredDoc::size`]).
     pub fn encode(doc: &Document) -> Result<StoredDoc> {
-        let mut bytes = Vec::with_capacity(crate::value::size::doc_size(doc));
-        doc.to_writer(&mut bytes).map_err(|e| {
-            Error::internal_error(format!("a document cannot be stored as BSON: {e}"))
-        })?;
+        let bytes = encode::encode(doc)
+            .ok_or_else(|| Error::internal_error("a document cannot be stored as BSON"))?;
         Ok(StoredDoc {
             bytes: bytes.into_boxed_slice(),
         })
