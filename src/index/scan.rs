@@ -126,9 +126,6 @@ pub struct Scan<'c> {
     coll: Option<&'c Collection>,
     cursor: Cursor<'c>,
     pub stats: ScanStats,
-    /// The documents are read in their stored form: prefetching the
-    /// `Document`s would only fetch what is never read.
-    in_place: bool,
 }
 
 impl Plan {
@@ -159,7 +156,6 @@ impl Plan {
             coll: c,
             cursor,
             stats: ScanStats::default(),
-            in_place: false,
         }
     }
 
@@ -209,12 +205,6 @@ impl<'c> Iterator for Scan<'c> {
 }
 
 impl<'c> Scan<'c> {
-    /// The caller reads the stored form of the documents (`Collection::stored`).
-    pub fn in_place(mut self) -> Scan<'c> {
-        self.in_place = true;
-        self
-    }
-
     /// The next document and its position in the collection's natural order.
     pub fn next_at(&mut self) -> Option<(usize, &'c Document)> {
         let c = self.coll?;
@@ -226,14 +216,7 @@ impl<'c> Scan<'c> {
             Cursor::Coll { next, forward } => {
                 let at = *next;
                 let doc = if *forward {
-                    if self.in_place {
-                        crate::value::prefetch::scan_bytes(
-                            |i| Some(c.stored().get(i)?.as_ref()?.as_bytes().as_ptr()),
-                            at,
-                        );
-                    } else {
-                        crate::value::prefetch::scan(c.docs(), at);
-                    }
+                    crate::value::prefetch::scan(c.docs(), at);
                     *next += 1;
                     c.docs().get(at).map(|d| (at, d))
                 } else if at > 0 {

@@ -246,7 +246,7 @@ impl Node {
     /// (match type, path): the key `matchExpressionComparator` sorts an
     /// `$and`'s children by. Only children that record an array position are
     /// ever compared, so deeper tie-breaks do not matter.
-    pub(crate) fn canonical_key(&self) -> (u8, &str) {
+    fn canonical_key(&self) -> (u8, &str) {
         use match_type::*;
         match self {
             Node::True => (ALWAYS_TRUE, ""),
@@ -288,7 +288,7 @@ impl Pred {
     }
 
     /// How an array at the end of the path is presented to this predicate.
-    pub(crate) fn leaf_arrays(&self) -> LeafArrays {
+    fn leaf_arrays(&self) -> LeafArrays {
         match self {
             Pred::Size(_) | Pred::ElemMatchObject(_) | Pred::ElemMatchValue(_) => {
                 LeafArrays::NoTraversal

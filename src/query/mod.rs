@@ -3,7 +3,7 @@
 //! specification and the upsert seed.
 mod conjuncts;
 mod filter;
-pub(crate) mod matcher;
+mod matcher;
 mod near;
 mod ops;
 pub mod sort;
@@ -85,11 +85,6 @@ impl Filter {
     /// The filter's `$near`/`$nearSphere` and its path.
     pub fn near(&self) -> Option<(&FieldPath, &NearQuery)> {
         self.near.as_ref().map(|(p, q)| (p, q))
-    }
-
-    /// The compiled tree (what `storage::stored` evaluates in place).
-    pub(crate) fn root(&self) -> &Node {
-        &self.root
     }
 
     /// True when the filter matches every document (`{}`), so callers can skip matching.

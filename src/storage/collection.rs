@@ -3,7 +3,6 @@
 use super::index::spec::IndexSpec;
 use super::index::{IndexSet, Rid};
 use super::options::CollectionOptions;
-use super::stored::StoredDoc;
 use crate::collation::Collation;
 use crate::error::{Error, Result};
 use bson::{Bson, Document};
@@ -15,9 +14,6 @@ use std::rc::Rc;
 #[derive(Clone, Debug, Default)]
 pub struct Collection {
     docs: Vec<Document>,
-    /// The same documents as BSON bytes, parallel to `docs`, for the scans
-    /// that read them in place (`None`: a document BSON cannot hold).
-    stored: Vec<Option<StoredDoc>>,
     rids: Vec<Rid>,
     next_rid: Rid,
     indexes: IndexSet,
@@ -45,10 +41,6 @@ impl Collection {
     }
     pub fn docs(&self) -> &[Document] {
         &self.docs
-    }
-    /// The documents as BSON bytes, parallel to `docs()`.
-    pub fn stored(&self) -> &[Option<StoredDoc>] {
-        &self.stored
     }
     pub fn len(&self) -> usize {
         self.docs.len()
@@ -163,7 +155,6 @@ impl Collection {
         } else {
             0
         };
-        self.stored.push(StoredDoc::encode(&doc).ok());
         self.docs.push(doc);
         self.rids.push(rid);
         self.evict_capped(added);
@@ -179,8 +170,6 @@ impl Collection {
         let n = docs.len() as Rid;
         self.rids.extend(self.next_rid..self.next_rid + n);
         self.next_rid += n;
-        self.stored
-            .extend(docs.iter().map(|d| StoredDoc::encode(d).ok()));
         if self.docs.is_empty() {
             self.docs = docs;
         } else {
@@ -203,9 +192,6 @@ impl Collection {
             );
         if !same_id {
             self.indexes.on_replace(namespace, rid, old, &doc)?;
-        }
-        if let Some(slot) = self.stored.get_mut(index) {
-            *slot = StoredDoc::encode(&doc).ok();
         }
         if let Some(slot) = self.docs.get_mut(index) {
             *slot = doc;
@@ -231,22 +217,15 @@ impl Collection {
         let (Some(doc), Some(&rid)) = (self.docs.get_mut(index), self.rids.get(index)) else {
             return Err(out_of_range());
         };
-        let changed = if id_fixed && self.indexes.only_id() {
-            f(doc)?
-        } else {
-            let old = doc.clone();
-            let changed = f(doc)?;
-            if changed {
-                if let Err(e) = self.indexes.on_replace(&self.ns, rid, &old, doc) {
-                    *doc = old;
-                    return Err(e);
-                }
-            }
-            changed
-        };
+        if id_fixed && self.indexes.only_id() {
+            return f(doc);
+        }
+        let old = doc.clone();
+        let changed = f(doc)?;
         if changed {
-            if let Some(slot) = self.stored.get_mut(index) {
-                *slot = StoredDoc::encode(doc).ok();
+            if let Err(e) = self.indexes.on_replace(&self.ns, rid, &old, doc) {
+                *doc = old;
+                return Err(e);
             }
         }
         Ok(changed)
@@ -259,13 +238,11 @@ impl Collection {
         let mut removed = Vec::with_capacity(indexes.len());
         let docs = std::mem::take(&mut self.docs);
         let rids = std::mem::take(&mut self.rids);
-        let stored = std::mem::take(&mut self.stored);
         let keep = docs.len().saturating_sub(indexes.len());
         self.docs.reserve_exact(keep);
         self.rids.reserve_exact(keep);
-        self.stored.reserve_exact(keep);
         let mut next = 0;
-        for (i, ((doc, rid), bytes)) in docs.into_iter().zip(rids).zip(stored).enumerate() {
+        for (i, (doc, rid)) in docs.into_iter().zip(rids).enumerate() {
             if indexes.get(next) == Some(&i) {
                 next += 1;
                 self.indexes.on_remove(rid, &doc);
@@ -273,7 +250,6 @@ impl Collection {
             } else {
                 self.docs.push(doc);
                 self.rids.push(rid);
-                self.stored.push(bytes);
             }
         }
         removed
@@ -287,9 +263,6 @@ impl Collection {
         self.capped_bytes = None;
         let doc = self.docs.remove(index);
         let rid = self.rids.remove(index);
-        if index < self.stored.len() {
-            self.stored.remove(index);
-        }
         self.indexes.on_remove(rid, &doc);
         Some(doc)
     }
@@ -299,7 +272,6 @@ impl Collection {
         self.capped_bytes = None;
         self.docs.clear();
         self.rids.clear();
-        self.stored.clear();
         self.indexes.clear_entries();
     }
 }

@@ -7,7 +7,6 @@ pub mod database;
 pub mod index;
 pub mod namespaces;
 pub mod options;
-pub mod stored;
 pub mod validation;
 
 pub use collection::Collection;

@@ -68,15 +68,6 @@ fn hint<T: ?Sized>(p: *const T) {
 #[inline(always)]
 fn hint<T: ?Sized>(_: *const T) {}
 
-/// A scan over stored documents' bytes: fetch the start of the one
-/// [`AHEAD`] places on (where its first fields are).
-#[inline(always)]
-pub fn scan_bytes(ahead: impl FnOnce(usize) -> Option<*const u8>, i: usize) {
-    if let Some(p) = ahead(i + AHEAD) {
-        hint(p);
-    }
-}
-
 /// Called for `docs[i]` by a forward scan: a scan starting at 0 forgets the
 /// previous scan's positions; then prefetch for the neighbours ahead, at the
 /// positions the previous document's lookups read: the field entries of the

@@ -112,22 +112,9 @@ pub(super) fn count_matches(
         (docs_of(session, coll).len(), ScanStats::default())
     } else {
         let mut n = 0;
-        let in_place = c.is_some() && crate::storage::stored::matcher::in_place(filter);
         let mut scan = plan.scan(c);
-        if in_place {
-            scan = scan.in_place();
-        }
-        let mut scratch = crate::storage::stored::matcher::Scratch::default();
-        while let Some((at, d)) = scan.next_at() {
-            let stored = c.and_then(|c| c.stored().get(at)).and_then(Option::as_ref);
-            let hit = match stored {
-                Some(s) if in_place => {
-                    crate::storage::stored::matcher::matches_at(filter, s.view(), &mut scratch)?
-                        .is_some()
-                }
-                _ => filter.matches(d, &scope)?,
-            };
-            if hit {
+        for d in scan.by_ref() {
+            if filter.matches(d, &scope)? {
                 n += 1;
             }
         }

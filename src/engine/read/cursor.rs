@@ -304,23 +304,12 @@ impl FindArgs {
         // Exact index bounds answer the filter: the documents are not read
         // (a projection still needs the positional `$` match).
         let answered = projection.is_none() && plan.answers_exactly(&self.filter);
-        let in_place =
-            !answered && c.is_some() && crate::storage::stored::matcher::in_place(&self.filter);
         let mut scan = plan.scan(c);
-        if in_place {
-            scan = scan.in_place();
-        }
-        let mut scratch = crate::storage::stored::matcher::Scratch::default();
         while let Some((at, d)) = scan.next_at() {
-            let stored = c.and_then(|c| c.stored().get(at)).and_then(Option::as_ref);
-            let found = match stored {
-                _ if answered => Some(None),
-                Some(s) if in_place => crate::storage::stored::matcher::matches_at(
-                    &self.filter,
-                    s.view(),
-                    &mut scratch,
-                )?,
-                _ => self.filter.matches_at(d, &scope)?,
+            let found = if answered {
+                Some(None)
+            } else {
+                self.filter.matches_at(d, &scope)?
             };
             if let Some(pos) = found {
                 matched.push((at, d, pos));

@@ -64,16 +64,6 @@ impl Cmp {
         })
     }
 
-    /// The constant compared with.
-    pub(crate) fn rhs(&self) -> &Bson {
-        &self.rhs
-    }
-
-    /// An equality (`$eq` or a plain value).
-    pub(crate) fn is_eq(&self) -> bool {
-        self.op == CmpOp::Eq
-    }
-
     /// The server's match type (for ordering an `$and`, see `matcher::match_type`).
     pub(crate) fn match_type(&self) -> u8 {
         use crate::query::matcher::match_type::*;
@@ -195,11 +185,6 @@ impl InSet {
             regexes,
             has_null,
         })
-    }
-
-    /// The values listed (not the regexes).
-    pub(crate) fn values(&self) -> &[Bson] {
-        &self.values
     }
 
     /// The server's match type once optimized: a one-value `$in` is an
