@@ -49,12 +49,19 @@ pub fn value_size(v: &Bson) -> usize {
         Bson::String(s) | Bson::Symbol(s) | Bson::JavaScriptCode(s) => 5 + s.len(),
         Bson::Document(d) => doc_size(d),
         Bson::Array(a) => array_size(a),
+        // The old binary subtype (2) repeats the length inside its bytes.
+        Bson::Binary(b) if b.subtype == bson::spec::BinarySubtype::BinaryOld => 9 + b.bytes.len(),
         Bson::Binary(b) => 5 + b.bytes.len(),
         Bson::ObjectId(_) => 12,
         Bson::Boolean(_) => 1,
         Bson::RegularExpression(r) => r.pattern.as_str().len() + r.options.as_str().len() + 2,
         Bson::JavaScriptCodeWithScope(c) => 4 + 5 + c.code.len() + doc_size(&c.scope),
-        Bson::DbPointer(_) => 5 + 12 + 64,
+        // bson keeps a DBPointer's namespace private: measure its encoding
+        // (a one-field document: 4 + type + empty key + value + 1).
+        Bson::DbPointer(_) => {
+            let one = Document::from_iter([(String::new(), v.clone())]);
+            bson_size(&one).saturating_sub(7)
+        }
         Bson::Null | Bson::Undefined | Bson::MinKey | Bson::MaxKey => 0,
     }
 }
@@ -121,6 +128,24 @@ mod tests {
         assert_eq!(doc_size(&d), bson_size(&d));
         assert_eq!(nesting(&bson!([1, {"a": [1]}])), 3);
         assert_eq!(doc_levels(&doc! {"a": {"b": 1}}), 2);
+    }
+
+    #[test]
+    fn sizes_match_serialization_for_the_rare_types() {
+        let old = bson::Binary {
+            subtype: bson::spec::BinarySubtype::BinaryOld,
+            bytes: vec![1, 2, 3],
+        };
+        let pointer = Document::from_reader(
+            &[
+                0x1b, 0, 0, 0, 0x0c, b'p', 0, 3, 0, 0, 0, b'd', b'b', 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+                10, 11, 12, 0,
+            ][..],
+        )
+        .expect("a DBPointer document");
+        let d = doc! {"old": old, "p": pointer.get("p").cloned().unwrap_or(Bson::Null), "arr": [ {"x": 1} ]};
+        assert!(matches!(d.get("p"), Some(Bson::DbPointer(_))));
+        assert_eq!(doc_size(&d), bson_size(&d));
     }
 
     /// `levels` documents, each the only field of the one above.
