@@ -9,6 +9,7 @@ use crate::aggregate::path::FieldPath;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use bson::{Bson, Document};
+use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -233,17 +234,32 @@ impl Projection {
             Mode::AddFields if self.tree.top_level_computed() => {
                 // Every value reads the input as it was, as `apply` does.
                 let mut values = Vec::with_capacity(self.tree.fields.len());
-                for (_, node) in &self.tree.fields {
+                for (k, node) in &self.tree.fields {
                     if let Node::Computed(op) = node {
-                        values.push(op.eval(&doc, scope)?.map(|v| v.into_owned()));
+                        values.push(match op.eval_borrowing(&doc, scope)? {
+                            // The field's own value (`{$ifNull: ["$a", []]}` for
+                            // `a` when it is set): nothing to copy or write.
+                            Some(Cow::Borrowed(v))
+                                if doc.get(k).is_some_and(|old| std::ptr::eq(old, v)) =>
+                            {
+                                Written::Same
+                            }
+                            Some(v) => Written::Set(v.into_owned()),
+                            None => Written::Removed,
+                        });
                     }
                 }
                 for ((k, _), v) in self.tree.fields.iter().zip(values) {
                     match v {
-                        Some(v) => {
-                            doc.insert(k.clone(), v);
-                        }
-                        None => {
+                        Written::Same => {}
+                        Written::Set(v) => match doc.get_mut(k) {
+                            // In place: no new key, the field keeps its position.
+                            Some(slot) => *slot = v,
+                            None => {
+                                doc.insert(k.clone(), v);
+                            }
+                        },
+                        Written::Removed => {
                             doc.remove(k);
                         }
                     }
@@ -267,6 +283,14 @@ impl Projection {
             _ => self.apply(&doc, scope),
         }
     }
+}
+
+/// What `$addFields` does to one top-level field of a document it owns.
+enum Written {
+    /// The value is the field's own: unchanged.
+    Same,
+    Set(Bson),
+    Removed,
 }
 
 impl Tree {
