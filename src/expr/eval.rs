@@ -183,6 +183,19 @@ impl<'a> Cx<'a> {
         Ok(self.eval(node)?.map(Cow::Owned))
     }
 
+    /// [`Cx::eval_borrowed`], and a constant borrowed from the tree (an
+    /// operand that is only read: a comparison's string copies nothing).
+    #[inline]
+    pub fn eval_operand<'n>(&mut self, node: &'n Node) -> Result<Option<Cow<'n, Bson>>>
+    where
+        'a: 'n,
+    {
+        match node {
+            Node::Const(v) => Ok(Some(Cow::Borrowed(v))),
+            _ => self.eval_borrowed(node),
+        }
+    }
+
     /// `$ifNull` by reference: the first argument that is not null or
     /// missing, else the last one as it is.
     fn if_null_borrowed(&mut self, args: &[Node]) -> Result<Local<'a>> {

@@ -224,6 +224,63 @@ impl Projection {
 }
 
 impl Projection {
+    /// Project a document the pipeline owns or borrows: an owned one as
+    /// [`Projection::apply_owned`]; a borrowed one stays borrowed when
+    /// `$addFields` sets its top-level fields to their own values
+    /// (`{$set: {a: {$ifNull: ["$a", []]}}}` where `a` is set), else is
+    /// projected into a new document.
+    pub fn apply_cow<'d>(
+        &self,
+        doc: Cow<'d, Document>,
+        scope: &Scope,
+    ) -> Result<Cow<'d, Document>> {
+        let doc = match doc {
+            Cow::Owned(d) => return Ok(Cow::Owned(self.apply_owned(d, scope)?)),
+            Cow::Borrowed(d) => d,
+        };
+        if self.mode != Mode::AddFields || !self.tree.top_level_computed() {
+            return Ok(Cow::Owned(self.apply(doc, scope)?));
+        }
+        let mut values = Vec::with_capacity(self.tree.fields.len());
+        for (k, node) in &self.tree.fields {
+            if let Node::Computed(op) = node {
+                values.push(match op.eval_borrowing(doc, scope)? {
+                    Some(Cow::Borrowed(v))
+                        if doc.get(k).is_some_and(|old| std::ptr::eq(old, v)) =>
+                    {
+                        Written::Same
+                    }
+                    Some(v) => Written::Set(v.into_owned()),
+                    None => Written::Removed,
+                });
+            }
+        }
+        if values.iter().all(|v| matches!(v, Written::Same)) {
+            return Ok(Cow::Borrowed(doc));
+        }
+        // As `apply`: the fields the stage replaces hold their place.
+        let mut out = copy_unreplaced(&self.tree, doc);
+        for ((k, _), v) in self.tree.fields.iter().zip(values) {
+            match v {
+                Written::Same => {
+                    if let (Some(slot), Some(old)) = (out.get_mut(k), doc.get(k)) {
+                        *slot = old.clone();
+                    }
+                }
+                Written::Set(v) => match out.get_mut(k) {
+                    Some(slot) => *slot = v,
+                    None => {
+                        out.insert(k.clone(), v);
+                    }
+                },
+                Written::Removed => {
+                    out.remove(k);
+                }
+            }
+        }
+        Ok(Cow::Owned(out))
+    }
+
     /// Project a document the pipeline owns: `$addFields` of top-level fields
     /// and the exclusion of top-level fields change it in place (the fields
     /// the stage leaves alone are not copied); any other shape as [`apply`].
@@ -398,7 +455,8 @@ fn truthy(v: &Bson) -> bool {
 }
 
 fn exclude(tree: &Tree, doc: &Document) -> Document {
-    let mut out = Document::new();
+    // Sized once: a document that grows field by field rebuilds its table.
+    let mut out = crate::value::entries::with_capacity(doc.len() + tree.fields.len());
     for (k, v) in doc {
         match tree.get(k) {
             Some(Node::Exclude) => {}
@@ -422,7 +480,8 @@ fn exclude_value(tree: &Tree, v: &Bson) -> Bson {
 }
 
 fn include(tree: &Tree, doc: &Document) -> Document {
-    let mut out = Document::new();
+    // The projected fields and the computed ones, at most.
+    let mut out = crate::value::entries::with_capacity(tree.fields.len());
     for (k, v) in doc {
         match tree.get(k) {
             Some(Node::Include) => {
@@ -463,7 +522,7 @@ fn copy_unreplaced(tree: &Tree, doc: &Document) -> Document {
     if !doc.keys().any(|k| replaces(k)) {
         return doc.clone();
     }
-    let mut out = Document::new();
+    let mut out = crate::value::entries::with_capacity(doc.len() + tree.fields.len());
     for (k, v) in doc {
         out.insert(k.clone(), if replaces(k) { Bson::Null } else { v.clone() });
     }
@@ -545,6 +604,16 @@ mod tests {
             // Nested paths and dotted fields: the copying path.
             ("$set", bson!({"b.c": 5, "a": 2})),
             ("$set", bson!({})),
+            // A field set to its own value (kept borrowed), beside a changed one.
+            ("$set", bson!({"b": {"$ifNull": ["$b", []]}})),
+            (
+                "$set",
+                bson!({"b": {"$ifNull": ["$b", []]}, "a": {"$ifNull": ["$a", 7]}}),
+            ),
+            (
+                "$set",
+                bson!({"c": {"$ifNull": [null, "$c"]}, "_id": "$_id"}),
+            ),
             ("$unset", bson!(["a", "c"])),
             ("$unset", bson!("b.c")),
             ("$project", bson!({"a": 0, "_id": 0})),
@@ -561,6 +630,15 @@ mod tests {
                 let copied = p.apply(d, &scope).map_err(|e| e.to_string());
                 let owned = p.apply_owned(d.clone(), &scope).map_err(|e| e.to_string());
                 assert_eq!(copied, owned, "{stage} {spec} on {d}");
+                let borrowed = p
+                    .apply_cow(Cow::Borrowed(d), &scope)
+                    .map(Cow::into_owned)
+                    .map_err(|e| e.to_string());
+                assert_eq!(copied, borrowed, "{stage} {spec} on {d}: borrowed");
+                if let (Ok(a), Ok(b)) = (&copied, &borrowed) {
+                    let keys = |d: &Document| d.keys().cloned().collect::<Vec<_>>();
+                    assert_eq!(keys(a), keys(b), "{stage} {spec} on {d}: order, borrowed");
+                }
                 if let Ok(out) = &owned {
                     let keys = |d: &Document| d.keys().cloned().collect::<Vec<_>>();
                     assert_eq!(

@@ -28,8 +28,8 @@ pub(crate) fn c_cmp(n: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node>
 #[inline(always)]
 fn order(args: &[Node], cx: &mut Cx) -> Result<Ordering> {
     // Field paths are compared in place, not copied.
-    let a = cx.eval_borrowed(&args[0])?;
-    let b = cx.eval_borrowed(&args[1])?;
+    let a = cx.eval_operand(&args[0])?;
+    let b = cx.eval_operand(&args[1])?;
     let undefined = Bson::Undefined;
     Ok(compare(
         a.as_deref().unwrap_or(&undefined),
