@@ -78,7 +78,7 @@ mod tests {
             let mut ours = v.clone();
             let mut theirs = v.clone();
             sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
-            theirs.sort_by(|a, b| a.0.cmp(&b.0));
+            theirs.sort_by_key(|a| a.0);
             assert_eq!(ours, theirs);
             let mut ours = v.clone();
             sort_by_key(&mut ours, |p| std::cmp::Reverse(p.0));

@@ -290,6 +290,6 @@ mod tests {
         *m.get_or_insert_with(&bson!(0), || 0) += 1;
         let counts: Vec<u32> = m.entries().iter().map(|(_, v)| *v).collect();
         assert_eq!(counts, vec![4, 2, 2]);
-        assert!(m.contains(&bson!("x")) == false);
+        assert!(!m.contains(&bson!("x")));
     }
 }

@@ -416,8 +416,8 @@ fn compile_stage(
         "$unwind" => Stage::Unwind(Unwind::compile(spec)?),
         "$count" => Stage::Count(Count::compile(spec)?),
         "$sortByCount" => Stage::SortByCount(SortByCount::compile(spec, ctx)?),
-        "$replaceRoot" => Stage::ReplaceRoot(ReplaceRoot::replace_root(spec, ctx)?),
-        "$replaceWith" => Stage::ReplaceRoot(ReplaceRoot::replace_with(spec, ctx)?),
+        "$replaceRoot" => Stage::ReplaceRoot(ReplaceRoot::from_replace_root(spec, ctx)?),
+        "$replaceWith" => Stage::ReplaceRoot(ReplaceRoot::from_replace_with(spec, ctx)?),
         "$sample" => Stage::Sample(simple::sample_size(spec)?),
         "$geoNear" => {
             if !first || place != Place::Top {

@@ -58,7 +58,7 @@ pub struct ReplaceRoot {
 }
 
 impl ReplaceRoot {
-    pub fn replace_root(spec: &Bson, ctx: &CompileCtx) -> Result<ReplaceRoot> {
+    pub fn from_replace_root(spec: &Bson, ctx: &CompileCtx) -> Result<ReplaceRoot> {
         let Bson::Document(d) = spec else {
             return Err(Error::location(
                 40229,
@@ -88,7 +88,7 @@ impl ReplaceRoot {
         Ok(ReplaceRoot { new_root })
     }
 
-    pub fn replace_with(spec: &Bson, ctx: &CompileCtx) -> Result<ReplaceRoot> {
+    pub fn from_replace_with(spec: &Bson, ctx: &CompileCtx) -> Result<ReplaceRoot> {
         Ok(ReplaceRoot {
             new_root: Operand::compile(spec, ctx)?,
         })

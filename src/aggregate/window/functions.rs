@@ -18,7 +18,8 @@ use std::cmp::Ordering;
 
 #[derive(Clone, Debug)]
 pub enum Func {
-    Acc(Accumulator, Window),
+    /// Boxed: an accumulator is the largest function by far.
+    Acc(Box<Accumulator>, Window),
     Rank,
     DenseRank,
     DocumentNumber,
@@ -365,7 +366,7 @@ impl Func {
                     }
                     Err(e) => return Err(e),
                 };
-                Func::Acc(acc, window.unwrap_or_else(Window::unbounded))
+                Func::Acc(Box::new(acc), window.unwrap_or_else(Window::unbounded))
             }
         })
     }

@@ -81,12 +81,14 @@ pub enum Op {
     },
     /// `$rename` at its source: holds the path for conflict detection only.
     RenameFrom,
-    Push(Push),
+    /// Boxed: `$push`'s modifiers would make every leaf operation that large.
+    Push(Box<Push>),
     AddToSet(Vec<Bson>),
     Pop {
         front: bool,
     },
-    Pull(PullMatcher),
+    /// Boxed, as `Push`: a compiled condition.
+    Pull(Box<PullMatcher>),
     PullAll(Vec<Bson>),
     Bit(Vec<(BitOp, Bson)>),
 }
@@ -137,7 +139,7 @@ impl Op {
             OpKind::CurrentDate => Op::CurrentDate {
                 timestamp: parse_current_date(arg)?,
             },
-            OpKind::Push => Op::Push(Push::parse(arg)?),
+            OpKind::Push => Op::Push(Box::new(Push::parse(arg)?)),
             OpKind::AddToSet => Op::AddToSet(array::parse_add_to_set(arg)?),
             OpKind::Pop => {
                 let n = array::integer_arg(path, arg)?;
@@ -148,7 +150,7 @@ impl Op {
                 }
                 Op::Pop { front: n == -1 }
             }
-            OpKind::Pull => Op::Pull(PullMatcher::parse(arg, ctx)?),
+            OpKind::Pull => Op::Pull(Box::new(PullMatcher::parse(arg, ctx)?)),
             OpKind::PullAll => match arg {
                 Bson::Array(items) => Op::PullAll(items.clone()),
                 other => {

@@ -209,7 +209,7 @@ impl<'d> Machine<'d> {
 
     fn explicit(&self) -> (Bson, Bson) {
         match &self.d.bounds {
-            Bounds::Explicit(lo, hi) => (lo.clone(), hi.clone()),
+            Bounds::Explicit(b) => (b.0.clone(), b.1.clone()),
             _ => (Bson::Null, Bson::Null),
         }
     }
@@ -333,7 +333,8 @@ impl<'d> Machine<'d> {
                 }
             }
             Bounds::Partition => {}
-            Bounds::Explicit(lo, hi) => {
+            Bounds::Explicit(b) => {
+                let (lo, hi) = *b;
                 if self.partitioned {
                     self.finish_partitions(&hi, Some(&lo))?;
                 } else {

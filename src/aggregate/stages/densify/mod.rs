@@ -19,7 +19,8 @@ mod machine;
 enum Bounds {
     Full,
     Partition,
-    Explicit(Bson, Bson),
+    /// Boxed: two `Bson`s would make every `Bounds` that large.
+    Explicit(Box<(Bson, Bson)>),
 }
 
 #[derive(Clone, Debug)]
@@ -204,7 +205,7 @@ impl Densify {
                 } else {
                     return Err(Error::location(5946800, "Explicit bounds must be numeric or dates"));
                 }
-                Bounds::Explicit(lo.clone(), hi.clone())
+                Bounds::Explicit(Box::new((lo.clone(), hi.clone())))
             }
             _ => {
                 return Err(Error::location(
