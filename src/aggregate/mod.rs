@@ -6,6 +6,7 @@ pub mod key;
 pub mod operand;
 pub mod path;
 pub mod pipeline;
+mod stage_spec;
 pub mod stages;
 pub mod window;
 
