@@ -4,10 +4,13 @@
 //! fields under a path reached through an array apply to each element, and a
 //! non-document on the way is replaced by a document of the computed fields.
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/project/
+mod apply;
+
 use crate::aggregate::operand::Operand;
 use crate::aggregate::path::FieldPath;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
+use apply::{compute, copy_unreplaced, exclude, include, truthy};
 use bson::{Bson, Document};
 use std::borrow::Cow;
 
@@ -443,131 +446,6 @@ impl Builder {
         }
         let op = Operand::compile(value, ctx)?;
         self.tree.add(path, Node::Computed(op))
-    }
-}
-
-fn truthy(v: &Bson) -> bool {
-    match v {
-        Bson::Boolean(b) => *b,
-        // NaN is truthy, as BSONElement::trueValue says.
-        other => crate::value::numeric::to_f64(other).is_some_and(|f| f != 0.0),
-    }
-}
-
-fn exclude(tree: &Tree, doc: &Document) -> Document {
-    // Sized once: a document that grows field by field rebuilds its table.
-    let mut out = crate::value::entries::with_capacity(doc.len() + tree.fields.len());
-    for (k, v) in doc {
-        match tree.get(k) {
-            Some(Node::Exclude) => {}
-            Some(Node::Sub(t)) => {
-                out.insert(k.clone(), exclude_value(t, v));
-            }
-            _ => {
-                out.insert(k.clone(), v.clone());
-            }
-        }
-    }
-    out
-}
-
-fn exclude_value(tree: &Tree, v: &Bson) -> Bson {
-    match v {
-        Bson::Document(d) => Bson::Document(exclude(tree, d)),
-        Bson::Array(items) => Bson::Array(items.iter().map(|i| exclude_value(tree, i)).collect()),
-        other => other.clone(),
-    }
-}
-
-fn include(tree: &Tree, doc: &Document) -> Document {
-    // The projected fields and the computed ones, at most.
-    let mut out = crate::value::entries::with_capacity(tree.fields.len());
-    for (k, v) in doc {
-        match tree.get(k) {
-            Some(Node::Include) => {
-                out.insert(k.clone(), v.clone());
-            }
-            Some(Node::Sub(t)) => {
-                if let Some(projected) = include_value(t, v) {
-                    out.insert(k.clone(), projected);
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// Documents are projected, arrays mapped (dropping scalars), scalars dropped.
-fn include_value(tree: &Tree, v: &Bson) -> Option<Bson> {
-    match v {
-        Bson::Document(d) => Some(Bson::Document(include(tree, d))),
-        Bson::Array(items) => Some(Bson::Array(
-            items
-                .iter()
-                .filter_map(|i| include_value(tree, i))
-                .collect(),
-        )),
-        _ => None,
-    }
-}
-
-/// Add the computed fields of `tree` to `out` (in spec order), reading `root`.
-/// `$addFields`' starting point: a copy of `doc` in which the fields the stage
-/// replaces as a whole hold only their place (a replaced field keeps its position),
-/// for `compute` to set or remove. Copying them would be wasted: in the sensor
-/// pipeline each `$set` replaces `totals`, an array of 24 sub-documents.
-fn copy_unreplaced(tree: &Tree, doc: &Document) -> Document {
-    let replaces = |k: &str| matches!(tree.get(k), Some(Node::Computed(_)));
-    if !doc.keys().any(|k| replaces(k)) {
-        return doc.clone();
-    }
-    let mut out = crate::value::entries::with_capacity(doc.len() + tree.fields.len());
-    for (k, v) in doc {
-        out.insert(k.clone(), if replaces(k) { Bson::Null } else { v.clone() });
-    }
-    out
-}
-
-fn compute(tree: &Tree, out: &mut Document, root: &Document, scope: &Scope) -> Result<()> {
-    for (k, node) in &tree.fields {
-        match node {
-            Node::Computed(op) => match op.eval(root, scope)? {
-                Some(v) => {
-                    out.insert(k.clone(), v.into_owned());
-                }
-                None => {
-                    out.remove(k);
-                }
-            },
-            Node::Sub(t) if t.computed => {
-                let cur = out.get_mut(k).map(std::mem::take);
-                let v = compute_value(t, cur, root, scope)?;
-                out.insert(k.clone(), v);
-            }
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-fn compute_value(tree: &Tree, v: Option<Bson>, root: &Document, scope: &Scope) -> Result<Bson> {
-    match v {
-        Some(Bson::Document(mut d)) => {
-            compute(tree, &mut d, root, scope)?;
-            Ok(Bson::Document(d))
-        }
-        Some(Bson::Array(items)) => Ok(Bson::Array(
-            items
-                .into_iter()
-                .map(|i| compute_value(tree, Some(i), root, scope))
-                .collect::<Result<_>>()?,
-        )),
-        _ => {
-            let mut d = Document::new();
-            compute(tree, &mut d, root, scope)?;
-            Ok(Bson::Document(d))
-        }
     }
 }
 
