@@ -54,6 +54,20 @@ pub fn load_collation_data(blob: Vec<u8>) -> Result<(), JsError> {
     crate::storage::collation::data::load(blob).map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// Whether a run since the last call wanted time-zone offsets or names the
+/// page has not loaded (it then fetches `tzdata.bin` and `names.tsv`, calls
+/// [`load_time_zones`] and runs again; see `tzdb`).
+#[wasm_bindgen]
+pub fn time_zones_wanted() -> bool {
+    crate::tzdb::wanted()
+}
+
+/// Load the time zones' offsets (`tzdata.bin`) and display names (`names.tsv`).
+#[wasm_bindgen]
+pub fn load_time_zones(data: Vec<u8>, display_names: String) -> bool {
+    crate::tzdb::load(data, display_names)
+}
+
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run
 /// reproducible (the page stores them in its state). Returns
 /// `{results, collections, names, error?, shell, work, collectionsShell, initial, initialShell}` with
