@@ -63,9 +63,28 @@ pub fn time_zones_wanted() -> bool {
 }
 
 /// Load the time zones' offsets (`tzdata.bin`) and display names (`names.tsv`).
+/// The configuration kept loaded is dropped: it may have read local dates without them.
 #[wasm_bindgen]
 pub fn load_time_zones(data: Vec<u8>, display_names: String) -> bool {
-    crate::tzdb::load(data, display_names)
+    let ok = crate::tzdb::load(data, display_names);
+    CACHE.with(|c| *c.borrow_mut() = page::Cache::paged());
+    ok
+}
+
+/// Whether a run since the last call wanted the text search's stop words
+/// (the page then fetches `stop_words.txt`, calls [`load_stop_words`] and runs again).
+#[wasm_bindgen]
+pub fn stop_words_wanted() -> bool {
+    crate::fts::stop_words_wanted()
+}
+
+/// Load the stop words (`stop_words.txt`: each language's list after a `## name` line).
+/// The configuration kept loaded is dropped: its text indexes may have been built without them.
+#[wasm_bindgen]
+pub fn load_stop_words(text: String) -> bool {
+    let ok = crate::fts::load_stop_words(text);
+    CACHE.with(|c| *c.borrow_mut() = page::Cache::paged());
+    ok
 }
 
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run
