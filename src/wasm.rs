@@ -54,6 +54,39 @@ pub fn load_collation_data(blob: Vec<u8>) -> Result<(), JsError> {
     crate::storage::collation::data::load(blob).map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// Whether a run since the last call wanted time-zone offsets or names the
+/// page has not loaded (it then fetches `tzdata.bin` and `names.tsv`, calls
+/// [`load_time_zones`] and runs again; see `tzdb`).
+#[wasm_bindgen]
+pub fn time_zones_wanted() -> bool {
+    crate::tzdb::wanted()
+}
+
+/// Load the time zones' offsets (`tzdata.bin`) and display names (`names.tsv`).
+/// The configuration kept loaded is dropped: it may have read local dates without them.
+#[wasm_bindgen]
+pub fn load_time_zones(data: Vec<u8>, display_names: String) -> bool {
+    let ok = crate::tzdb::load(data, display_names);
+    CACHE.with(|c| *c.borrow_mut() = page::Cache::paged());
+    ok
+}
+
+/// Whether a run since the last call wanted the text search's stop words
+/// (the page then fetches `stop_words.txt`, calls [`load_stop_words`] and runs again).
+#[wasm_bindgen]
+pub fn stop_words_wanted() -> bool {
+    crate::fts::stop_words_wanted()
+}
+
+/// Load the stop words (`stop_words.txt`: each language's list after a `## name` line).
+/// The configuration kept loaded is dropped: its text indexes may have been built without them.
+#[wasm_bindgen]
+pub fn load_stop_words(text: String) -> bool {
+    let ok = crate::fts::load_stop_words(text);
+    CACHE.with(|c| *c.borrow_mut() = page::Cache::paged());
+    ok
+}
+
 /// Run `script` against the database `db`. `now_millis` and `seed` make the run
 /// reproducible (the page stores them in its state). Returns
 /// `{results, collections, names, error?, shell, work, collectionsShell, initial, initialShell}` with

@@ -81,14 +81,15 @@ build_wasm_package() {
   # carries none; src/storage/collation/data.rs), written by the CLI from its compiled data.
   log "writing the collation data (www/pkg/collation.postcard)"
   cargo run --quiet --release --bin mqlplay -- collation-data www/pkg/collation.postcard
-  # What the page downloads is the gzipped module: -Oz without inlining, local-cse or
-  # merge-similar-functions (with them gzip compresses it worse), constant offsets folded
-  # (--low-memory-unused: the stack takes the first 1 MiB from its top down), repeated
-  # until it stops shrinking, names and target features stripped. Figures: BENCHMARKS.md,
-  # "Build notes". (This binaryen is single-threaded JS.)
+  # What the page downloads is the gzipped module: functions sorted by their Rust names
+  # (a module's functions and a generic's copies side by side, within gzip's window),
+  # -Oz without inlining, local-cse or merge-similar-functions (with them gzip compresses
+  # it worse), constant offsets folded (--low-memory-unused: the stack takes the first
+  # 1 MiB from its top down), repeated until it stops shrinking, names and target features
+  # stripped. Figures: BENCHMARKS.md, "Build notes". (This binaryen is single-threaded JS.)
   # wasm-opt is the slow step: its output is kept, keyed by its input, flags and version,
   # and reused when none changed (an unchanged tree serves at once).
-  local flags=(--low-memory-unused -Oz --always-inline-max-function-size=0
+  local flags=(--reorder-functions-by-name --low-memory-unused -Oz --always-inline-max-function-size=0
     --flexible-inline-max-function-size=0 --one-caller-inline-max-function-size=0
     --skip-pass=local-cse --skip-pass=merge-similar-functions --duplicate-function-elimination
     --converge --strip-debug --strip-producers --strip-target-features)

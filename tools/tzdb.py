@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write src/tzdb/tzdata.bin, mqlplay's compact copy of the time-zone offsets in
+"""Write src/tzdb/tzdata.bin (and its start, the names alone: tznames.bin), mqlplay's compact copy of the time-zone offsets in
 chrono-tz's prebuilt tables (the Rust source it ships): every Olson name and, per
 distinct zone, its UTC offsets and transition instants. Only the total offset is
 kept (utc + dst): all the engine needs (src/expr/ops/date.rs). The test
@@ -75,6 +75,7 @@ head += uvar(len(zones)) + uvar(len(distinct))
 for name in sorted(zones, key=lambda s: s.encode()):
     b = name.encode()
     head += uvar(len(b)) + b + uvar(index[zones[name]])
+head_names = len(head)
 for first, trans in distinct:
     head += uvar(zz(first)) + uvar(len(trans))
 for first, trans in distinct:
@@ -100,5 +101,8 @@ n = len(out) + len(body)
 while len(out) + len(uvar(n)) + len(body) != n:
     n = len(out) + len(uvar(n)) + len(body)
 out += uvar(n) + body + offsets
-open(sys.argv[2] if len(sys.argv) > 2 else "src/tzdb/tzdata.bin", "wb").write(out)
+path = sys.argv[2] if len(sys.argv) > 2 else "src/tzdb/tzdata.bin"
+open(path, "wb").write(out)
+# The names alone (the page's wasm carries them and fetches the rest): src/tzdb/mod.rs.
+open(path.replace("tzdata.bin", "tznames.bin"), "wb").write(out[: len(b"TZDB2") + len(uvar(n)) + head_names])
 print(f"{len(zones)} names, {len(distinct)} distinct zones, {sum(len(t) for _, t in distinct)} transitions, {len(out)} bytes")

@@ -1,9 +1,9 @@
 // Bundle the page: src/boot.js → dist/boot.js (starts the engine early),
 // src/main.js → dist/app.js, src/worker.js → dist/worker.js,
-// src/style.css → dist/style.css. The wasm package (pkg/) stays external:
+// src/style.css → dist/style.css; the time-zone data and stop words beside them. The wasm package (pkg/) stays external:
 // both bundles import ../pkg/mqlplay.js, which resolves the same from dist/ and src/.
 import * as esbuild from 'esbuild';
-import { rmSync } from 'node:fs';
+import { rmSync, mkdirSync, copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const options = {
@@ -21,6 +21,16 @@ const options = {
   logLevel: 'warning',
 };
 rmSync('dist', { recursive: true, force: true }); // no stale chunks
+// The time zones' offsets and display names, which the engine's worker fetches when a
+// run first needs them (the wasm carries only the names: src/tzdb/mod.rs).
+mkdirSync('dist', { recursive: true });
+copyFileSync('../src/tzdb/tzdata.bin', 'dist/tzdata.bin');
+copyFileSync('../src/tzdb/names.tsv', 'dist/tznames.tsv');
+// Likewise the text search's stop words: each language's list after a `## language` line
+// (src/fts/stop_words.rs reads it).
+const lists = '../src/fts/stop_words';
+writeFileSync('dist/stop_words.txt', readdirSync(lists).filter((f) => f.endsWith('.txt')).sort()
+  .map((f) => `## ${f.slice(0, -4)}\n${readFileSync(`${lists}/${f}`, 'utf8')}\n`).join(''));
 if (watch) {
   const ctx = await esbuild.context(options);
   await ctx.watch();

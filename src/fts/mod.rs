@@ -15,6 +15,7 @@ mod tokenizer;
 pub use language::Language;
 pub use search::{Search, TextArgs};
 pub use spec::{fix_spec, is_text_pattern, TextIndexSpec};
+pub use stop_words::{load as load_stop_words, wanted as stop_words_wanted};
 
 /// The field under which a matched document carries its text score between
 /// stages (a NUL cannot appear in a stored field name). Removed before any

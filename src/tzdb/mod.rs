@@ -3,9 +3,17 @@
 //! `tools/tzdb.py` (about 18 KB gzipped where chrono-tz's tables took about
 //! 130 KB of the page's download). Only total offsets are kept: all the date
 //! operators need. The tests check every name and transition against chrono-tz.
+//!
+//! The page's wasm carries only the names (`tznames.bin`, the start of
+//! `tzdata.bin`), so that names are checked at once; the offsets and the zones'
+//! display names are fetched when a run first asks for them ([`wanted`], [`load`]),
+//! as the collation data is.
 use std::sync::OnceLock;
 
+#[cfg(not(target_arch = "wasm32"))]
 static DATA: &[u8] = include_bytes!("tzdata.bin");
+#[cfg(target_arch = "wasm32")]
+static DATA: &[u8] = include_bytes!("tznames.bin");
 
 /// A named time zone (its position in the sorted list of names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,12 +30,63 @@ struct Zone {
 #[derive(Default)]
 struct Db {
     names: Vec<(&'static str, u16)>,
+    /// Empty while only the names are there (the page's wasm before [`load`]).
     zones: Vec<Zone>,
+    /// Each zone's display names (`names.tsv`).
+    display: names::Table,
 }
+
+static LOADED: OnceLock<Db> = OnceLock::new();
 
 fn db() -> &'static Db {
     static DB: OnceLock<Db> = OnceLock::new();
-    DB.get_or_init(|| parse(DATA).unwrap_or_default())
+    LOADED.get().unwrap_or_else(|| {
+        DB.get_or_init(|| {
+            #[cfg(not(target_arch = "wasm32"))]
+            let display = names::table(include_str!("names.tsv"));
+            #[cfg(target_arch = "wasm32")]
+            let display = names::Table::default();
+            parse(DATA).map_or_else(Db::default, |(names, zones)| Db {
+                names,
+                zones,
+                display,
+            })
+        })
+    })
+}
+
+thread_local! {
+    static WANTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a run asked for offsets or display names that are not loaded,
+/// since the last call (the page then loads them and runs again).
+pub fn wanted() -> bool {
+    WANTED.with(|w| w.replace(false))
+}
+
+/// Load the whole `tzdata.bin` and `names.tsv` (once; later calls change
+/// nothing). False for data whose names differ from the compiled ones.
+pub fn load(data: Vec<u8>, display_names: String) -> bool {
+    if LOADED.get().is_some() {
+        return true;
+    }
+    let data: &'static [u8] = Box::leak(data.into_boxed_slice());
+    let display_names: &'static str = Box::leak(display_names.into_boxed_str());
+    let Some((names, zones)) = parse(data) else {
+        return false;
+    };
+    if names != db().names || zones.is_empty() {
+        return false;
+    }
+    let display = names::table(display_names);
+    LOADED
+        .set(Db {
+            names,
+            zones,
+            display,
+        })
+        .is_ok()
 }
 
 struct Reader<'a> {
@@ -64,8 +123,10 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Decode `tzdata.bin` (the format is described in `tools/tzdb.py`).
-fn parse(data: &'static [u8]) -> Option<Db> {
+/// Decode `tzdata.bin` (the format is described in `tools/tzdb.py`), or only
+/// its names when the data ends after them (`tznames.bin`: no zones).
+#[allow(clippy::type_complexity)]
+fn parse(data: &'static [u8]) -> Option<(Vec<(&'static str, u16)>, Vec<Zone>)> {
     const WEEK: i64 = 7 * 86_400;
     const YEAR: i64 = 52 * WEEK;
     let mut r = Reader { data, pos: 0 };
@@ -83,6 +144,9 @@ fn parse(data: &'static [u8]) -> Option<Db> {
         let len = usize::try_from(r.uvar()?).ok()?;
         let name = std::str::from_utf8(r.bytes(len)?).ok()?;
         names.push((name, u16::try_from(r.uvar()?).ok()?));
+    }
+    if r.pos == data.len() {
+        return Some((names, Vec::new()));
     }
     let (mut zones, mut counts) = (Vec::with_capacity(n_zones), Vec::with_capacity(n_zones));
     for _ in 0..n_zones {
@@ -127,7 +191,7 @@ fn parse(data: &'static [u8]) -> Option<Db> {
         }
     }
     let valid = names.iter().all(|(_, z)| usize::from(*z) < zones.len());
-    valid.then_some(Db { names, zones })
+    valid.then_some((names, zones))
 }
 
 impl Tz {
@@ -154,6 +218,9 @@ impl Tz {
             .get(usize::from(self.0))
             .and_then(|(_, z)| db.zones.get(usize::from(*z)))
         else {
+            if db.zones.is_empty() {
+                WANTED.with(|w| w.set(true));
+            }
             return 0;
         };
         match zone.times.partition_point(|&t| t <= secs) {

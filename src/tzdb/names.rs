@@ -5,23 +5,20 @@
 //! `names.tsv` holds what Node printed for every zone (tools/tz_names.mjs).
 use super::Tz;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
-static NAMES: &str = include_str!("names.tsv");
+/// Zone name → (standard name, daylight name).
+pub(super) type Table = HashMap<&'static str, (&'static str, &'static str)>;
 
-fn table() -> &'static HashMap<&'static str, (&'static str, &'static str)> {
-    static TABLE: OnceLock<HashMap<&'static str, (&'static str, &'static str)>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        NAMES
-            .lines()
-            .filter(|l| !l.starts_with('#'))
-            .filter_map(|l| {
-                let mut parts = l.split('\t');
-                let (zone, std, dst) = (parts.next()?, parts.next()?, parts.next()?);
-                Some((zone, (std, if dst == "-" { std } else { dst })))
-            })
-            .collect()
-    })
+/// Read `names.tsv`.
+pub(super) fn table(text: &'static str) -> Table {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut parts = l.split('\t');
+            let (zone, std, dst) = (parts.next()?, parts.next()?, parts.next()?);
+            Some((zone, (std, if dst == "-" { std } else { dst })))
+        })
+        .collect()
 }
 
 /// V8's largest time it asks the zone about as it is (2^31 - 1 seconds); times
@@ -32,7 +29,11 @@ const MS_PER_DAY: i64 = 86_400_000;
 impl Tz {
     /// The name V8 prints for this zone at `ms` (milliseconds since the epoch).
     pub fn display_name(self, ms: i64) -> &'static str {
-        let (std, dst) = table().get(self.name()).copied().unwrap_or(("", ""));
+        let (std, dst) = super::db()
+            .display
+            .get(self.name())
+            .copied()
+            .unwrap_or(("", ""));
         if self.is_daylight(ms) {
             dst
         } else {

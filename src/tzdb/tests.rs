@@ -47,3 +47,24 @@ fn offsets_match_chrono_tz() {
         }
     }
 }
+
+/// The page's wasm compiles `tznames.bin` in and loads the rest: it must be
+/// exactly the names part of `tzdata.bin`.
+#[test]
+fn names_file_is_the_start_of_the_data() {
+    let whole: &'static [u8] = include_bytes!("tzdata.bin");
+    let names: &'static [u8] = include_bytes!("tznames.bin");
+    assert!(whole.starts_with(names));
+    let (from_names, zones) = super::parse(names).expect("names parse");
+    assert!(zones.is_empty());
+    let (all_names, all_zones) = super::parse(whole).expect("data parses");
+    assert_eq!(from_names, all_names);
+    assert!(!all_zones.is_empty());
+    assert!(super::load(
+        whole.to_vec(),
+        include_str!("names.tsv").to_string()
+    ));
+    let paris = Tz::parse("Europe/Paris").expect("known");
+    assert_eq!(paris.offset_at(1_720_000_000), 7200);
+    assert!(!super::wanted());
+}

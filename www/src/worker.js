@@ -2,7 +2,8 @@
 // terminate this worker at any time (Stop, time limit, a trap) and start a new one.
 import init, {
   run_page, run_page_again, result_page, stages_page, export_result, export_collection, set_time_zone,
-  collation_data_wanted, load_collation_data,
+  collation_data_wanted, load_collation_data, time_zones_wanted, load_time_zones,
+  stop_words_wanted, load_stop_words,
 } from '../pkg/mqlplay.js';
 import { handleAssist } from './assist_worker.js';
 
@@ -57,11 +58,13 @@ self.onmessage = async (event) => {
       await ready;
       set_time_zone(msg.tz || ''); // local-time dates; the page checked the name
       collation_data_wanted(); // forget what an assist asked for
+      time_zones_wanted();
+      stop_words_wanted();
       let t0 = performance.now();
       let json = compute(msg);
-      // The wasm carries no collation data: a script that needed it ran without; fetch it
-      // once (a large file, only for such scripts) and run again.
-      if (collation_data_wanted() && await loadCollationData()) {
+      // The wasm carries no collation data, time-zone offsets or stop words: a script that
+      // needed them ran without; fetch them once (only for such scripts) and run again.
+      for (let i = 0; i < 3 && await loadWanted(); i++) {
         t0 = performance.now();
         json = compute(msg);
       }
@@ -104,6 +107,42 @@ function loadCollationData() {
     .then((buf) => { load_collation_data(new Uint8Array(buf)); return true; })
     .catch(() => { collationData = null; return false; });
   return collationData;
+}
+
+// The time zones' offsets and display names (copied beside this script by build.mjs);
+// false when they cannot be had (offline): the run then fails with a message.
+let timeZones = null;
+function loadTimeZones() {
+  const get = (name, as) => fetch(new URL(name, import.meta.url))
+    .then((r) => (r.ok ? r[as]() : Promise.reject(new Error(`HTTP ${r.status}`))));
+  timeZones ??= Promise.all([get('tzdata.bin', 'arrayBuffer'), get('tznames.tsv', 'text')])
+    .then(([data, names]) => load_time_zones(new Uint8Array(data), names))
+    .catch(() => { timeZones = null; return false; });
+  return timeZones;
+}
+
+// The text search's stop words (written beside this script by build.mjs).
+let stopWords = null;
+function loadStopWords() {
+  stopWords ??= fetch(new URL('stop_words.txt', import.meta.url))
+    .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
+    .then((text) => load_stop_words(text))
+    .catch(() => { stopWords = null; return false; });
+  return stopWords;
+}
+
+/** Load what the last run wanted and had not: true when it is now there (run again). */
+async function loadWanted() {
+  const collation = collation_data_wanted();
+  const zones = time_zones_wanted();
+  const words = stop_words_wanted();
+  const [c, z, w] = await Promise.all([
+    collation && loadCollationData(), zones && loadTimeZones(), words && loadStopWords(),
+  ]);
+  // Without them a run's local dates or text search would be wrong, not missing: say so.
+  if (zones && !z) throw new Error('the time-zone data could not be loaded');
+  if (words && !w) throw new Error('the text search\'s stop words could not be loaded');
+  return c || z || w;
 }
 
 function exported(msg) {
