@@ -3,7 +3,8 @@
 //
 //   node bench/report.mjs OUT_DIR
 // reads OUT_DIR/{meta,native-notes,browser}.json, node-<i>.json (one per Node
-// process; node.json from older runs) and Criterion's estimates; writes
+// process; node.json from older runs), node-fast-<i>.json (the same for the page's fast
+// engine) and Criterion's estimates; writes
 // OUT_DIR/results.json. On a busy machine (meta.busy) it gives the figures,
 // labelled so, and no verdict.
 import { readFileSync, writeFileSync, existsSync, readdirSync } from "node:fs";
@@ -18,6 +19,9 @@ const meta = readJson("meta.json") ?? {};
 const native = readJson("native-notes.json");
 const nodeFiles = existsSync(dir) ? readdirSync(dir).filter((f) => /^node-\d+\.json$/.test(f)).sort() : [];
 const node = nodeFiles.length ? combineNode(nodeFiles.map(readJson)) : readJson("node.json");
+// The page's fast engine (www/pkg/mqlplay_fast_bg.wasm), measured the same way: node-fast-<i>.json.
+const fastFiles = existsSync(dir) ? readdirSync(dir).filter((f) => /^node-fast-\d+\.json$/.test(f)).sort() : [];
+const nodeFast = fastFiles.length ? combineNode(fastFiles.map(readJson)) : null;
 const browser = readJson("browser.json");
 const spec = JSON.parse(readFileSync(join(here, "cases.json"), "utf8"));
 
@@ -251,6 +255,53 @@ if (node) {
   }
 }
 
+// Node: the fast engine.
+if (nodeFast) {
+  say("### Node: the page's fast engine, measured the same way");
+  say();
+  say(
+    `The same engine built at opt-level 2 (\`www/pkg/mqlplay_fast_bg.wasm\`, ${fmtBytes(nodeFast.wasm.bytes)}; the small engine above is built at opt-level "z" for the page's first download). ` +
+      `The page fetches it only once a run finds the data large (a Database text of 1 MiB or more, or a run of 200 ms or more) and runs later scripts on it (www/src/engine.js). ` +
+      `${nodeFast.processes} separate Node processes, as above; "small engine" repeats the first table's figure.`,
+  );
+  say();
+  const small = (id, size) => node?.cases.find((r) => r.id === id && r.size === size);
+  say(
+    table(
+      ["case", "data", "small engine", "fast engine", "mingo", "mingo / fast engine", "hand loop", "fast engine / hand loop", "results"],
+      nodeFast.cases.map((r) =>
+        r.error
+          ? [`\`${r.id}\``, `${r.dataset} ${fmtN(r.size)}`, "", `error: ${r.error.slice(0, 90)}`, "", "", "", "", ""]
+          : [
+              `\`${r.id}\``,
+              `${r.dataset} ${fmtN(r.size)}`,
+              fmtMs(small(r.id, r.size)?.mqlplay_ms),
+              withSpread(r, "mqlplay_ms", fmtMs),
+              withSpread(r, "mingo_ms", fmtMs),
+              withSpread(r, "ratio", fmtRatio),
+              r.hand_ms != null ? withSpread(r, "hand_ms", fmtMs) : "",
+              r.over_hand != null ? withSpread(r, "over_hand", fmtRatio) : "",
+              `${fmtN(r.result)}${r.same_answer === false ? " (content differs)" : r.same_answer ? " (identical)" : ""}`,
+            ],
+      ),
+    ),
+  );
+  say();
+  say(
+    table(
+      ["data", "reader, small engine", "reader, fast engine", "JSON.parse + dates", "fast reader / (JSON.parse + dates)"],
+      Object.entries(nodeFast.data).map(([key, d]) => [
+        key,
+        fmtMs(node?.data[key]?.reader_ms),
+        withSpread(d, "reader_ms", fmtMs),
+        withSpread(d, "json_parse_revive_ms", fmtMs),
+        fmtRatio(d.reader_ms / d.json_parse_revive_ms),
+      ]),
+    ),
+  );
+  say();
+}
+
 // Browser.
 if (browser) {
   say("### The page in headless Chromium");
@@ -359,6 +410,16 @@ if (node) {
       met: r.over_hand <= 4,
     });
   }
+  const trades = node.data["trades/100000"];
+  if (trades) {
+    targets.push({
+      issue: 22,
+      what: "the wasm reader on trades/100000 no slower than `JSON.parse` with a date reviver (same bytes)",
+      figure: `${withSpread(trades, "reader_ms", fmtMs)} vs ${withSpread(trades, "json_parse_revive_ms", fmtMs)}`,
+      node: true,
+      met: trades.reader_ms <= trades.json_parse_revive_ms,
+    });
+  }
   const q = node.cases.find((r) => r.id === "count_buy" && !r.error);
   const p = node.page_run.find((x) => x.id === "count_buy" && q && x.size === q.size && !x.error);
   if (p) {
@@ -368,6 +429,40 @@ if (node) {
       figure: `${withSpread(p, "warm_ms", fmtMs)} vs ${fmtMs(q.mqlplay_ms)} + 10 ms`,
       node: true,
       met: p.warm_ms <= q.mqlplay_ms + 10,
+    });
+  }
+}
+// The same #22 targets for the fast engine (what the page runs once the data is large).
+if (nodeFast) {
+  const timed = nodeFast.cases.filter((r) => !r.error);
+  if (timed.length) {
+    const worst = timed.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+    const below = timed.filter((r) => r.ratio < 5);
+    targets.push({
+      issue: 22,
+      what: `fast engine: ≥ 5× mingo on every Node case (${timed.length} cases)`,
+      figure: `lowest: \`${worst.id}\` ${withSpread(worst, "ratio", fmtRatio)}${below.length ? `; below 5×: ${below.map((r) => r.id).join(", ")}` : ""}`,
+      node: true,
+      met: below.length === 0,
+    });
+  }
+  for (const r of nodeFast.cases.filter((x) => x.over_hand != null)) {
+    targets.push({
+      issue: 22,
+      what: `fast engine: \`${r.id}\` within 4× of the hand loop`,
+      figure: `${withSpread(r, "over_hand", fmtRatio)} (${fmtMs(r.mqlplay_ms)} vs ${fmtMs(r.hand_ms)})`,
+      node: true,
+      met: r.over_hand <= 4,
+    });
+  }
+  const trades = nodeFast.data["trades/100000"];
+  if (trades) {
+    targets.push({
+      issue: 22,
+      what: "fast engine: the reader on trades/100000 no slower than `JSON.parse` with a date reviver",
+      figure: `${withSpread(trades, "reader_ms", fmtMs)} vs ${withSpread(trades, "json_parse_revive_ms", fmtMs)}`,
+      node: true,
+      met: trades.reader_ms <= trades.json_parse_revive_ms,
     });
   }
 }

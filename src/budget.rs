@@ -86,11 +86,13 @@ pub fn run_limit() -> usize {
 /// The system allocator, counting.
 struct Counting;
 
+#[inline(always)]
 fn add(n: usize) {
     // `try_with`: never fails for a const-initialised Cell, but an allocator must not panic.
     let _ = HELD.try_with(|h| h.set(h.get().wrapping_add(n as isize)));
 }
 
+#[inline(always)]
 fn sub(n: usize) {
     let _ = HELD.try_with(|h| h.set(h.get().wrapping_sub(n as isize)));
 }
@@ -136,6 +138,7 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 /// Heap bytes this thread holds.
+#[inline(always)]
 pub fn held() -> isize {
     HELD.with(Cell::get)
 }

@@ -1,8 +1,8 @@
 //! The page's entry points (wasm32 only): a thin adapter over the page's runner
 //! (`crate::page`, which runs through the facade's [`crate::run_each`]) and [`crate::format`]. Run results cross to JavaScript as JSON text parsed by
 //! `JSON.parse`, far faster than building JS objects value by value (BENCHMARKS.md);
-//! the small answers (format, links, statements, operator docs) as JS
-//! objects built by serde-wasm-bindgen.
+//! the small answers (format, links, statements, operator docs, the editor's
+//! diagnostics and completions) as JS objects built by serde-wasm-bindgen.
 use crate::page::{self, Collections};
 use crate::RunCtx;
 use std::cell::{Cell, RefCell};
@@ -377,27 +377,27 @@ thread_local! {
 }
 
 /// Editor assistance (see `crate::assist`): read the Database pane, keep what
-/// completion needs of it, and answer its diagnostics as JSON text
+/// completion needs of it, and answer its diagnostics as a JS array
 /// `[{from, to, message, code, codeName}]` (UTF-16 offsets).
 #[wasm_bindgen]
-pub fn assist_database(db: &str) -> String {
+pub fn assist_database(db: &str) -> Result<JsValue, JsError> {
     let (errors, summary) = crate::assist::check_database(db);
     ASSIST.with(|s| *s.borrow_mut() = summary);
-    crate::json::to_string(&crate::assist::diagnostics_json(&errors, db))
+    to_js(&crate::assist::diagnostics_json(&errors, db))
 }
 
 /// Compile every statement of the script without running it: its diagnostics as [`assist_database`]'s.
 #[wasm_bindgen]
-pub fn assist_script(script: &str) -> String {
+pub fn assist_script(script: &str) -> Result<JsValue, JsError> {
     let errors = crate::assist::check_script(script);
-    crate::json::to_string(&crate::assist::diagnostics_json(&errors, script))
+    to_js(&crate::assist::diagnostics_json(&errors, script))
 }
 
-/// Completion at a UTF-16 cursor: JSON text `{from, to, options}`.
+/// Completion at a UTF-16 cursor: a JS object `{from, to, options}`.
 #[wasm_bindgen]
-pub fn assist_complete(script: &str, cursor: f64) -> String {
+pub fn assist_complete(script: &str, cursor: f64) -> Result<JsValue, JsError> {
     ASSIST.with(|s| {
-        crate::json::to_string(&crate::assist::completion_json(
+        to_js(&crate::assist::completion_json(
             script,
             cursor as usize,
             &s.borrow(),

@@ -99,6 +99,7 @@ build_wasm_package() {
   if [ -f "$cache/$key.wasm" ]; then
     log "wasm-opt: input unchanged, reusing its output"
     cp "$cache/$key.wasm" www/pkg/mqlplay_bg.wasm
+    build_fast_wasm
     return
   fi
   log "wasm-opt: -Oz without inlining, until it converges; strip names"
@@ -106,6 +107,27 @@ build_wasm_package() {
   mkdir -p "$cache"
   rm -f "$cache"/*.wasm # one entry: the last build's
   cp www/pkg/mqlplay_bg.wasm "$cache/$key.wasm"
+  build_fast_wasm
+}
+
+# The fast engine (www/pkg/mqlplay_fast_bg.wasm): the crate at opt-level 2, which the page
+# fetches only for large data (www/src/engine.js). It runs under the small engine's
+# JavaScript glue, so the build fails if wasm-bindgen writes different glue for it.
+# wasm-opt only strips it (its optimising passes gain little on rustc's O2 output).
+build_fast_wasm() {
+  log "building the fast wasm engine (www/pkg/mqlplay_fast_bg.wasm)"
+  cargo build --profile wasm-fast --lib --target wasm32-unknown-unknown
+  local out
+  out=$(mktemp -d)
+  wasm-bindgen --target web --no-typescript --out-dir "$out" "$(target_dir)/wasm32-unknown-unknown/wasm-fast/mqlplay.wasm"
+  if ! cmp -s "$out/mqlplay.js" www/pkg/mqlplay.js; then
+    log "the fast engine's JavaScript glue differs from the small engine's"
+    rm -rf "$out"
+    return 1
+  fi
+  www/node_modules/.bin/wasm-opt --strip-debug --strip-producers --strip-target-features \
+    "$out/mqlplay_bg.wasm" -o www/pkg/mqlplay_fast_bg.wasm
+  rm -rf "$out"
 }
 
 # The page's bundle (www/dist: CodeMirror and the page's scripts, by esbuild).

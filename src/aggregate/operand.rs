@@ -38,6 +38,19 @@ impl Operand {
         }
     }
 
+    /// [`Operand::eval`], borrowing from `doc` what an expression answers
+    /// with a part of it (`{$ifNull: ["$a", ...]}` when `a` is set).
+    pub fn eval_borrowing<'a>(
+        &'a self,
+        doc: &'a Document,
+        scope: &'a Scope<'a>,
+    ) -> Result<Option<Cow<'a, Bson>>> {
+        match self {
+            Operand::Expr(e) => e.evaluate_borrowed(doc, scope),
+            _ => self.eval(doc, scope),
+        }
+    }
+
     /// The value when it can be borrowed without evaluation: a constant or a
     /// one-component path (`"$qty"`); `None` when [`Operand::eval`] is needed.
     /// The hot loops take this first: `eval`'s `Result<Option<Cow>>` is

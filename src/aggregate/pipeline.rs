@@ -157,25 +157,27 @@ impl Pipeline {
 
     /// Apply an update pipeline to one document.
     pub fn apply_to(&self, doc: &Document, scope: &Scope) -> Result<Document> {
-        let mut cur: Option<Document> = None;
+        // The stored document until a stage changes it; then the previous
+        // stage's output, this one's to change.
+        let mut cur: Cow<Document> = Cow::Borrowed(doc);
         for stage in &self.stages {
-            let next = match (stage, cur.take()) {
-                // The previous stage's output is this one's to change.
-                (Stage::Project(p), Some(owned)) => p.apply_owned(owned, scope)?,
-                (Stage::Project(p), None) => p.apply(doc, scope)?,
-                (Stage::ReplaceRoot(r), input) => r.apply(input.as_ref().unwrap_or(doc), scope)?,
+            let next = match stage {
+                Stage::Project(p) => p.apply_cow(cur, scope)?,
+                Stage::ReplaceRoot(r) => Cow::Owned(r.apply(&cur, scope)?),
                 _ => {
                     return Err(Error::invalid_options(
                         "only $addFields, $set, $project, $unset, $replaceRoot and $replaceWith are allowed in an update",
                     ))
                 }
             };
-            if crate::value::size::too_deep_for_bson(&next) {
-                return Err(crate::value::size::bson_depth_error());
+            if let Cow::Owned(d) = &next {
+                if crate::value::size::too_deep_for_bson(d) {
+                    return Err(crate::value::size::bson_depth_error());
+                }
             }
-            cur = Some(next);
+            cur = next;
         }
-        Ok(cur.unwrap_or_else(|| doc.clone()))
+        Ok(cur.into_owned())
     }
 
     /// Run over `input`; stages that read or write other collections use `db`.
@@ -555,16 +557,14 @@ pub(crate) fn run_stages<'a>(
                 let more = stages.get(start..i).unwrap_or_default();
                 docs.into_iter()
                     .map(|d| {
-                        let mut doc = match d {
-                            Cow::Borrowed(d) => p.apply(d, scope)?,
-                            Cow::Owned(d) => p.apply_owned(d, scope)?,
-                        };
+                        // A document no stage changes stays borrowed.
+                        let mut doc = p.apply_cow(d, scope)?;
                         for s in more {
                             if let Stage::Project(next) = s {
-                                doc = next.apply_owned(doc, scope)?;
+                                doc = next.apply_cow(doc, scope)?;
                             }
                         }
-                        Ok(Cow::Owned(doc))
+                        Ok(doc)
                     })
                     .collect::<Result<_>>()?
             }

@@ -155,6 +155,12 @@ impl<'a> Cx<'a> {
     /// document, that crosses no array (what `$filter`, `$map`, `$reduce`
     /// and `$let` bind); else evaluated. `None` is missing.
     pub fn eval_borrowed(&mut self, node: &Node) -> Result<Local<'a>> {
+        // `$ifNull` answers with one of its arguments: a field path stays borrowed.
+        if let Node::Call(name, _, args) = node {
+            if *name == "$ifNull" {
+                return self.if_null_borrowed(args);
+            }
+        }
         if let Node::Var(var, p) = node {
             let base: Option<&'a Bson> = match var {
                 VarRef::Root if p.is_empty() => None,
@@ -175,6 +181,33 @@ impl<'a> Cx<'a> {
             }
         }
         Ok(self.eval(node)?.map(Cow::Owned))
+    }
+
+    /// [`Cx::eval_borrowed`], and a constant borrowed from the tree (an
+    /// operand that is only read: a comparison's string copies nothing).
+    #[inline]
+    pub fn eval_operand<'n>(&mut self, node: &'n Node) -> Result<Option<Cow<'n, Bson>>>
+    where
+        'a: 'n,
+    {
+        match node {
+            Node::Const(v) => Ok(Some(Cow::Borrowed(v))),
+            _ => self.eval_borrowed(node),
+        }
+    }
+
+    /// `$ifNull` by reference: the first argument that is not null or
+    /// missing, else the last one as it is.
+    fn if_null_borrowed(&mut self, args: &[Node]) -> Result<Local<'a>> {
+        let last = args.len().saturating_sub(1);
+        for (i, a) in args.iter().enumerate() {
+            let v = self.eval_borrowed(a)?;
+            let nullish = matches!(v.as_deref(), None | Some(Bson::Null | Bson::Undefined));
+            if !nullish || i == last {
+                return Ok(v);
+            }
+        }
+        Ok(None)
     }
 
     /// [`path::borrow_values`] for a field path `node` below `$$ROOT`,

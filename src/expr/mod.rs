@@ -153,6 +153,17 @@ impl Expr {
         cx.eval(&self.node)
     }
 
+    /// [`Expr::evaluate`], the value borrowed from `doc` where the expression
+    /// answers with a part of it (a field path, `$ifNull` of one).
+    pub fn evaluate_borrowed<'a>(
+        &self,
+        doc: &'a Document,
+        scope: &'a Scope<'a>,
+    ) -> Result<Option<std::borrow::Cow<'a, Bson>>> {
+        let mut cx = eval::Cx::new(doc, None, scope);
+        cx.eval_borrowed(&self.node)
+    }
+
     /// Evaluate with `$$ROOT` = `root` and `$$CURRENT` (what `"$a"` reads) = `current`.
     pub fn evaluate_with_current(
         &self,

@@ -186,3 +186,40 @@ fn exclude_value(tree: &Tree, value: &Bson, cx: &Cx) -> Result<Bson> {
         other => other.clone(),
     })
 }
+
+/// Set a computed field at a dotted path as the server's projection does
+/// (`$addFields` semantics): into every element of an array met on the way,
+/// a missing or non-document step becoming a document. The depth is that of
+/// the path and of the document's arrays, both bounded on input.
+pub(super) fn set_computed(doc: &mut Document, parts: &[&str], value: &Bson) {
+    let Some((first, rest)) = parts.split_first() else {
+        return;
+    };
+    if rest.is_empty() {
+        doc.insert(*first, value.clone());
+        return;
+    }
+    match doc.get_mut(*first) {
+        Some(Bson::Document(d)) => set_computed(d, rest, value),
+        Some(Bson::Array(items)) => set_in_array(items, rest, value),
+        _ => {
+            let mut d = Document::new();
+            set_computed(&mut d, rest, value);
+            doc.insert(*first, d);
+        }
+    }
+}
+
+fn set_in_array(items: &mut [Bson], parts: &[&str], value: &Bson) {
+    for item in items {
+        match item {
+            Bson::Document(d) => set_computed(d, parts, value),
+            Bson::Array(inner) => set_in_array(inner, parts, value),
+            other => {
+                let mut d = Document::new();
+                set_computed(&mut d, parts, value);
+                *other = Bson::Document(d);
+            }
+        }
+    }
+}

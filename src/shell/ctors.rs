@@ -3,6 +3,9 @@
 //! Semantics follow mongosh's shell-api wrappers over the JS BSON library:
 //! https://www.mongodb.com/docs/mongodb-shell/reference/data-types/
 use super::ast::{Node, NodeKind};
+use super::ctors_binary::{
+    binary_subtype, bindata, hex_bytes, hexdata, node_base64, node_hex, uuid,
+};
 use super::dates;
 use super::lexer::{bson_regex_options, check_regex_flags};
 use super::lower::{lower, LowerCtx};
@@ -180,13 +183,6 @@ fn static_fn(ns: &str, name: &str, vals: &[Bson], ctx: &LowerCtx) -> Result<Bson
 }
 
 /// The optional subtype of `Binary.createFrom…` (0 when absent).
-fn binary_subtype(v: Option<&Bson>) -> Result<BinarySubtype> {
-    match v {
-        None | Some(Bson::Null | Bson::Undefined) => Ok(BinarySubtype::Generic),
-        some => subtype_arg(some),
-    }
-}
-
 /// `Code(code)` and `Code(code, scope)`.
 fn code(vals: &[Bson]) -> Result<Bson> {
     let Some(Bson::String(code)) = vals.first() else {
@@ -202,43 +198,6 @@ fn code(vals: &[Bson]) -> Result<Bson> {
         )),
         Some(_) => Err(Error::bad_value("Code(): the scope must be an object")),
     }
-}
-
-/// Node's `Buffer.from(s, "base64")`, which mongosh's `BinData` and
-/// `Binary.createFromBase64` call: both alphabets, other characters skipped,
-/// decoding stops at `=`, and bits that do not fill a byte are dropped.
-fn node_base64(s: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for b in s.bytes() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            b'=' => break,
-            _ => continue,
-        };
-        acc = (acc << 6 | u32::from(v)) & 0xffff;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    out
-}
-
-/// Node's `Buffer.from(s, "hex")`: pairs of hex digits up to the first bad pair.
-fn node_hex(s: &str) -> Vec<u8> {
-    s.as_bytes()
-        .chunks_exact(2)
-        .map_while(|pair| {
-            let digit = |b: u8| (b as char).to_digit(16);
-            Some((digit(pair[0])? << 4 | digit(pair[1])?) as u8)
-        })
-        .collect()
 }
 
 /// Methods on constructed values that yield plain values.
@@ -278,7 +237,7 @@ pub(super) fn property(target: &Bson, name: &str) -> Result<Bson> {
 }
 
 /// JavaScript ToNumber on a lowered value (NaN when it has no number).
-fn to_number(v: &Bson) -> f64 {
+pub(super) fn to_number(v: &Bson) -> f64 {
     match v {
         Bson::Int32(i) => f64::from(*i),
         Bson::Int64(i) => *i as f64,
@@ -472,78 +431,6 @@ fn timestamp(vals: &[Bson]) -> Result<Bson> {
             "Timestamp: t and i must be integers in the 32-bit unsigned range",
         )),
     }
-}
-
-fn subtype_arg(v: Option<&Bson>) -> Result<BinarySubtype> {
-    let n = v.map_or(f64::NAN, to_number);
-    if n.fract() == 0.0 && (0.0..=255.0).contains(&n) {
-        Ok(BinarySubtype::from(n as u8))
-    } else {
-        Err(Error::bad_value(
-            "BinData: the subtype must be a number from 0 to 255",
-        ))
-    }
-}
-
-fn bindata(vals: &[Bson]) -> Result<Bson> {
-    let subtype = subtype_arg(vals.first())?;
-    let Some(Bson::String(b64)) = vals.get(1) else {
-        return Err(Error::bad_value(
-            "BinData: the data must be a base64 string",
-        ));
-    };
-    Ok(Bson::Binary(Binary {
-        subtype,
-        bytes: node_base64(b64),
-    }))
-}
-
-fn hex_bytes(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) || !s.is_ascii() {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok())
-        .collect()
-}
-
-fn hexdata(vals: &[Bson]) -> Result<Bson> {
-    let subtype = subtype_arg(vals.first())?;
-    match vals.get(1) {
-        Some(Bson::String(h)) => hex_bytes(h)
-            .map(|bytes| Bson::Binary(Binary { subtype, bytes }))
-            .ok_or_else(|| {
-                Error::bad_value("HexData: the data must be a string of hex digit pairs")
-            }),
-        _ => Err(Error::bad_value("HexData: the data must be a hex string")),
-    }
-}
-
-/// `UUID("…")` (32 hex digits, dashes allowed) → binary subtype 4; `UUID()` makes one.
-fn uuid(arg: Option<&Bson>, ctx: &LowerCtx) -> Result<Bson> {
-    let bytes = match arg {
-        None | Some(Bson::Null) => {
-            let (a, b) = (ctx.new_id.new_id().bytes(), ctx.new_id.new_id().bytes());
-            let mut u = [0u8; 16];
-            u[..12].copy_from_slice(&a);
-            u[12..].copy_from_slice(&b[8..]);
-            u[6] = (u[6] & 0x0f) | 0x40; // version 4
-            u[8] = (u[8] & 0x3f) | 0x80; // RFC 4122 variant
-            u.to_vec()
-        }
-        Some(Bson::String(s)) => {
-            let hex: String = s.chars().filter(|&c| c != '-').collect();
-            hex_bytes(&hex)
-                .filter(|b| b.len() == 16)
-                .ok_or_else(|| Error::bad_value("BSONError: UUID string representation must be 32 hex digits or canonical hyphenated representation"))?
-        }
-        Some(_) => return Err(Error::bad_value("UUID: expected a hex string")),
-    };
-    Ok(Bson::Binary(Binary {
-        subtype: BinarySubtype::Uuid,
-        bytes,
-    }))
 }
 
 fn regexp(vals: &[Bson]) -> Result<Bson> {

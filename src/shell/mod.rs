@@ -2,6 +2,7 @@
 //! (`parser`, `ast`) → BSON values (`lower`), plus the formatter (`format`).
 pub mod ast;
 mod ctors;
+mod ctors_binary;
 pub mod dates;
 mod doc;
 pub mod extjson;

@@ -274,6 +274,24 @@ pub fn iso_date(d: bson::DateTime) -> String {
     }
 }
 
+/// A regex as mongosh shows it: a JavaScript literal whose flags are the
+/// driver's reading of the BSON options (i, m, and s shown as g: js-bson
+/// maps them both ways), or `BSONRegExp(...)` when an option (x, l, u) has
+/// no JavaScript flag, so that what is printed reads back the same.
+fn regex(pattern: &str, options: &str) -> String {
+    if options.chars().all(|c| "ims".contains(c)) {
+        let mut flags = String::new();
+        for (opt, flag) in [('s', 'g'), ('i', 'i'), ('m', 'm')] {
+            if options.contains(opt) {
+                flags.push(flag);
+            }
+        }
+        format!("/{pattern}/{flags}")
+    } else {
+        format!("BSONRegExp({}, {})", quote(pattern), quote(options))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,23 +322,5 @@ mod tests {
             "new Date(-124397510400000)"
         );
         assert_eq!(print(&Bson::Int64(5)), "Long('5')");
-    }
-}
-
-/// A regex as mongosh shows it: a JavaScript literal whose flags are the
-/// driver's reading of the BSON options (i, m, and s shown as g: js-bson
-/// maps them both ways), or `BSONRegExp(...)` when an option (x, l, u) has
-/// no JavaScript flag, so that what is printed reads back the same.
-fn regex(pattern: &str, options: &str) -> String {
-    if options.chars().all(|c| "ims".contains(c)) {
-        let mut flags = String::new();
-        for (opt, flag) in [('s', 'g'), ('i', 'i'), ('m', 'm')] {
-            if options.contains(opt) {
-                flags.push(flag);
-            }
-        }
-        format!("/{pattern}/{flags}")
-    } else {
-        format!("BSONRegExp({}, {})", quote(pattern), quote(options))
     }
 }

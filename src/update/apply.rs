@@ -71,7 +71,7 @@ fn apply_in_doc(
 ) -> Result<bool> {
     let here = trail.field(name);
     let existing = match field_mut(doc, name) {
-        Some(v) if trail.is_root() && name == "_id" && !matches!(child, Node::Leaf(_)) => {
+        Some(v) if !matches!(child, Node::Leaf(_)) && trail.is_root() && name == "_id" => {
             // Nothing below an existing _id may change.
             let mut tmp = v.clone();
             if apply_existing(child, &mut tmp, false, &here, ctx)? != Effect::NoOp {

@@ -54,13 +54,18 @@ pub fn array_filter_id(part: &str) -> Option<&str> {
 /// over a large collection (as `crate::value::path::field` for reads).
 #[inline]
 pub fn field_mut<'a>(doc: &'a mut bson::Document, name: &str) -> Option<&'a mut bson::Bson> {
-    if doc.len() <= 16 {
-        doc.iter_mut()
-            .find(|(k, _)| k.as_str() == name)
-            .map(|(_, v)| v)
+    // Found by position in the entries' slice, then reached mutably by that
+    // position (`nth` on the map's slice iterator is a jump, not a walk).
+    let entries = crate::value::entries::of(doc);
+    let i = if entries.len() <= 16 {
+        let key = name.as_bytes();
+        entries
+            .keys()
+            .position(|k| crate::value::path::same_bytes(k.as_bytes(), key))?
     } else {
-        doc.get_mut(name)
-    }
+        crate::value::entries::index_of(doc, name)?
+    };
+    doc.iter_mut().nth(i).map(|(_, v)| v)
 }
 
 /// One step of the path taken at run time.

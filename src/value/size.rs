@@ -18,18 +18,33 @@ pub const MAX_DEPTH: usize = 180;
 
 /// The serialized size of a document, computed without serializing.
 pub fn doc_size(d: &Document) -> usize {
-    5 + d
-        .iter()
-        .map(|(k, v)| 2 + k.len() + value_size(v))
-        .sum::<usize>()
+    // A loop over the entries' slice: bson's iterator is a call per field
+    // in the page's size-optimized wasm.
+    let mut n = 5;
+    for (k, v) in crate::value::entries::of(d) {
+        n += 2 + k.len() + scalar_size(v).unwrap_or_else(|| value_size(v));
+    }
+    n
+}
+
+/// The common scalars' sizes, inlined into the loops (`value_size` recurses,
+/// so it is a call per field).
+#[inline(always)]
+fn scalar_size(v: &Bson) -> Option<usize> {
+    match v {
+        Bson::Double(_) | Bson::Int64(_) | Bson::DateTime(_) => Some(8),
+        Bson::Int32(_) => Some(4),
+        Bson::String(s) => Some(5 + s.len()),
+        _ => None,
+    }
 }
 
 fn array_size(a: &[Bson]) -> usize {
-    5 + a
-        .iter()
-        .enumerate()
-        .map(|(i, v)| 2 + digits(i) + value_size(v))
-        .sum::<usize>()
+    let mut n = 5;
+    for (i, v) in a.iter().enumerate() {
+        n += 2 + digits(i) + scalar_size(v).unwrap_or_else(|| value_size(v));
+    }
+    n
 }
 
 fn digits(mut i: usize) -> usize {
@@ -117,21 +132,29 @@ pub const MAX_BSON_DEPTH: usize = 200;
 
 /// Whether the server would refuse to build `d` as BSON (Document::toBson:
 /// the document is level 1, each embedded document or array one more, at
-/// most [`MAX_BSON_DEPTH`]). A loop, not recursion: `d` may be far deeper.
+/// most [`MAX_BSON_DEPTH`]). The recursion stops at that depth, however
+/// deep `d` is, and allocates nothing.
 pub fn too_deep_for_bson(d: &Document) -> bool {
-    let mut stack: Vec<(&Bson, usize)> = d.values().map(|v| (v, 1)).collect();
-    while let Some((v, level)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Bson>> = match v {
-            Bson::Document(d) => Box::new(d.values()),
-            Bson::Array(a) => Box::new(a.iter()),
-            _ => continue,
-        };
-        if level >= MAX_BSON_DEPTH {
-            return true;
+    crate::value::entries::of(d)
+        .values()
+        .any(|v| container_too_deep(v, 1))
+}
+
+/// Whether `v`, an element at `level`, is a container at or below
+/// [`MAX_BSON_DEPTH`] (recursion at most that deep).
+fn container_too_deep(v: &Bson, level: usize) -> bool {
+    match v {
+        Bson::Document(d) => {
+            level >= MAX_BSON_DEPTH
+                || crate::value::entries::of(d)
+                    .values()
+                    .any(|c| container_too_deep(c, level + 1))
         }
-        stack.extend(children.map(|c| (c, level + 1)));
+        Bson::Array(a) => {
+            level >= MAX_BSON_DEPTH || a.iter().any(|c| container_too_deep(c, level + 1))
+        }
+        _ => false,
     }
-    false
 }
 
 /// The server's error for a document built deeper than [`MAX_BSON_DEPTH`].

@@ -95,11 +95,11 @@ export class Assistant {
       // A newer text is on its way: its check will answer.
       if (msg.version !== this.version[msg.pane]) return;
       this.lastCheckMs[msg.pane] = msg.ms;
-      this.onDiagnostics(msg.pane, JSON.parse(msg.json));
+      this.onDiagnostics(msg.pane, msg.diagnostics);
     } else if (msg.type === 'assist-completion') {
       const resolve = this.completions.get(msg.id);
       this.completions.delete(msg.id);
-      const res = JSON.parse(msg.json);
+      const res = msg.completion;
       translateOptions(res.options).then((options) => resolve?.({ ...res, options }));
     } else if (msg.type === 'assist-crash') {
       this.restart();

@@ -23,15 +23,15 @@ function checkWaiting() {
     if (!msg) continue;
     waiting[pane] = null;
     const started = performance.now();
-    let json;
+    let diagnostics;
     if (pane === 'db') {
-      json = dbText === msg.text ? null : assist_database(msg.text);
+      diagnostics = dbText === msg.text ? null : assist_database(msg.text);
       dbText = msg.text;
     } else {
-      json = assist_script(msg.text);
+      diagnostics = assist_script(msg.text);
     }
-    if (json !== null) {
-      self.postMessage({ type: 'assist-diagnostics', pane, version: msg.version, json, ms: performance.now() - started });
+    if (diagnostics !== null) {
+      self.postMessage({ type: 'assist-diagnostics', pane, version: msg.version, diagnostics, ms: performance.now() - started });
     }
   }
 }
@@ -48,11 +48,11 @@ export function handleAssist(msg) {
     // The Database summary must be current before completing from it.
     if (waiting.db && waiting.db.text !== dbText) {
       dbText = waiting.db.text;
-      const json = assist_database(dbText);
-      self.postMessage({ type: 'assist-diagnostics', pane: 'db', version: waiting.db.version, json, ms: 0 });
+      const diagnostics = assist_database(dbText);
+      self.postMessage({ type: 'assist-diagnostics', pane: 'db', version: waiting.db.version, diagnostics, ms: 0 });
       waiting.db = null;
     }
-    const json = assist_complete(msg.text, msg.cursor);
-    self.postMessage({ type: 'assist-completion', id: msg.id, json });
+    const completion = assist_complete(msg.text, msg.cursor);
+    self.postMessage({ type: 'assist-completion', id: msg.id, completion });
   }
 }

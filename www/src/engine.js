@@ -15,6 +15,35 @@ let spare = null; // a worker started by bootWorker(), waiting for the Runner
 let runner = null;
 let early = null; // {job, promise}: the first run, started by the boot script
 
+// The fast engine: the same engine built for speed (pkg/mqlplay_fast_bg.wasm, about 1.3 MB more
+// to download: BENCHMARKS.md), fetched only once a run shows that the data is large, and
+// used by every later run. Until it has compiled, or if it cannot be had (offline), the
+// small engine runs everything.
+const FAST_DB_CHARS = 1 << 20; // a Database text at least this long,
+const FAST_RUN_MS = 200; // or a run at least this slow (engine time)
+let fast = null; // null | 'loading' | 'failed' | the compiled module
+
+/** After a run: fetch and compile the fast engine if the data is large. */
+function considerFast(dbChars, ms) {
+  if (fast !== null || !module || (dbChars < FAST_DB_CHARS && !(ms >= FAST_RUN_MS))) return;
+  fast = 'loading';
+  WebAssembly.compileStreaming(fetch(new URL('../pkg/mqlplay_fast_bg.wasm', import.meta.url)))
+    .then((m) => { fast = runsUnderSameGlue(m) ? m : 'failed'; })
+    .catch(() => { fast = 'failed'; });
+}
+
+/** Whether `m` instantiates with the small engine's JavaScript glue (the build checks it too). */
+function runsUnderSameGlue(m) {
+  const imp = (x) => `${x.module}|${x.name}|${x.kind}`;
+  const exp = (x) => `${x.name}|${x.kind}`;
+  const provided = new Set(WebAssembly.Module.imports(module).map(imp));
+  const exported = new Set(WebAssembly.Module.exports(m).map(exp));
+  return WebAssembly.Module.imports(m).every((x) => provided.has(imp(x)))
+    && WebAssembly.Module.exports(module).every((x) => exported.has(exp(x)));
+}
+
+const fastModule = () => (fast instanceof WebAssembly.Module ? fast : null);
+
 function onWorkerMessage(worker, msg) {
   if (msg.type === 'module') {
     if (!module) {
@@ -35,7 +64,9 @@ function newWorker() {
     if (runner && runner.worker === worker) runner.failed(e.message || 'the engine worker failed');
   };
   // Without a module yet, this worker compiles one (and reports it); afterwards workers reuse it.
-  worker.postMessage(module ? { type: 'init', module } : { type: 'compile' });
+  const chosen = fastModule() ?? module;
+  worker.fast = chosen !== null && chosen === fastModule();
+  worker.postMessage(chosen ? { type: 'init', module: chosen } : { type: 'compile' });
   return worker;
 }
 
@@ -132,14 +163,24 @@ export class Runner {
 
   run(job) {
     if (this.pending) this.stop('stop');
+    this.upgrade();
     this.spawn();
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.stop('timeout'), this.timeLimit);
-      this.pending = { id, resolve, timer };
+      this.pending = { id, resolve, timer, dbChars: job.db?.length ?? 0 };
       this.onBusy(true);
       this.worker.postMessage({ type: 'run', id, ...job });
     });
+  }
+
+  /** Between runs: once the fast engine has compiled, the small one's worker gives way to it. */
+  upgrade() {
+    if (!fastModule() || !this.worker || this.worker.fast) return;
+    for (const resolve of this.pages.values()) resolve(null);
+    this.pages.clear();
+    this.worker.terminate();
+    this.worker = null;
   }
 
   /**
@@ -166,7 +207,11 @@ export class Runner {
       // The run reports its statements and the tutorial check's verdict beside its output.
       const { json, ...rest } = msg;
       const { stmts, check, ...out } = JSON.parse(json);
+      const { dbChars } = this.pending;
+      // Which engine ran: for the browser tests and for anyone inspecting the page.
+      document.documentElement.dataset.engine = this.worker?.fast ? 'fast' : 'small';
       this.finish({ ...rest, out, stmts: stmts ?? [], check: check ?? null }, false);
+      considerFast(dbChars, msg.ms);
     }
     // A worker that could not load the engine fails the run in progress (if any); no retry loop.
     else if (msg.type === 'crash' && this.pending && (msg.id === null || this.pending.id === msg.id)) this.failed(msg.message);

@@ -9,6 +9,7 @@ use crate::aggregate::path::FieldPath;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use bson::{Bson, Document};
+use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -223,6 +224,63 @@ impl Projection {
 }
 
 impl Projection {
+    /// Project a document the pipeline owns or borrows: an owned one as
+    /// [`Projection::apply_owned`]; a borrowed one stays borrowed when
+    /// `$addFields` sets its top-level fields to their own values
+    /// (`{$set: {a: {$ifNull: ["$a", []]}}}` where `a` is set), else is
+    /// projected into a new document.
+    pub fn apply_cow<'d>(
+        &self,
+        doc: Cow<'d, Document>,
+        scope: &Scope,
+    ) -> Result<Cow<'d, Document>> {
+        let doc = match doc {
+            Cow::Owned(d) => return Ok(Cow::Owned(self.apply_owned(d, scope)?)),
+            Cow::Borrowed(d) => d,
+        };
+        if self.mode != Mode::AddFields || !self.tree.top_level_computed() {
+            return Ok(Cow::Owned(self.apply(doc, scope)?));
+        }
+        let mut values = Vec::with_capacity(self.tree.fields.len());
+        for (k, node) in &self.tree.fields {
+            if let Node::Computed(op) = node {
+                values.push(match op.eval_borrowing(doc, scope)? {
+                    Some(Cow::Borrowed(v))
+                        if doc.get(k).is_some_and(|old| std::ptr::eq(old, v)) =>
+                    {
+                        Written::Same
+                    }
+                    Some(v) => Written::Set(v.into_owned()),
+                    None => Written::Removed,
+                });
+            }
+        }
+        if values.iter().all(|v| matches!(v, Written::Same)) {
+            return Ok(Cow::Borrowed(doc));
+        }
+        // As `apply`: the fields the stage replaces hold their place.
+        let mut out = copy_unreplaced(&self.tree, doc);
+        for ((k, _), v) in self.tree.fields.iter().zip(values) {
+            match v {
+                Written::Same => {
+                    if let (Some(slot), Some(old)) = (out.get_mut(k), doc.get(k)) {
+                        *slot = old.clone();
+                    }
+                }
+                Written::Set(v) => match out.get_mut(k) {
+                    Some(slot) => *slot = v,
+                    None => {
+                        out.insert(k.clone(), v);
+                    }
+                },
+                Written::Removed => {
+                    out.remove(k);
+                }
+            }
+        }
+        Ok(Cow::Owned(out))
+    }
+
     /// Project a document the pipeline owns: `$addFields` of top-level fields
     /// and the exclusion of top-level fields change it in place (the fields
     /// the stage leaves alone are not copied); any other shape as [`apply`].
@@ -233,17 +291,32 @@ impl Projection {
             Mode::AddFields if self.tree.top_level_computed() => {
                 // Every value reads the input as it was, as `apply` does.
                 let mut values = Vec::with_capacity(self.tree.fields.len());
-                for (_, node) in &self.tree.fields {
+                for (k, node) in &self.tree.fields {
                     if let Node::Computed(op) = node {
-                        values.push(op.eval(&doc, scope)?.map(|v| v.into_owned()));
+                        values.push(match op.eval_borrowing(&doc, scope)? {
+                            // The field's own value (`{$ifNull: ["$a", []]}` for
+                            // `a` when it is set): nothing to copy or write.
+                            Some(Cow::Borrowed(v))
+                                if doc.get(k).is_some_and(|old| std::ptr::eq(old, v)) =>
+                            {
+                                Written::Same
+                            }
+                            Some(v) => Written::Set(v.into_owned()),
+                            None => Written::Removed,
+                        });
                     }
                 }
                 for ((k, _), v) in self.tree.fields.iter().zip(values) {
                     match v {
-                        Some(v) => {
-                            doc.insert(k.clone(), v);
-                        }
-                        None => {
+                        Written::Same => {}
+                        Written::Set(v) => match doc.get_mut(k) {
+                            // In place: no new key, the field keeps its position.
+                            Some(slot) => *slot = v,
+                            None => {
+                                doc.insert(k.clone(), v);
+                            }
+                        },
+                        Written::Removed => {
                             doc.remove(k);
                         }
                     }
@@ -267,6 +340,14 @@ impl Projection {
             _ => self.apply(&doc, scope),
         }
     }
+}
+
+/// What `$addFields` does to one top-level field of a document it owns.
+enum Written {
+    /// The value is the field's own: unchanged.
+    Same,
+    Set(Bson),
+    Removed,
 }
 
 impl Tree {
@@ -374,7 +455,8 @@ fn truthy(v: &Bson) -> bool {
 }
 
 fn exclude(tree: &Tree, doc: &Document) -> Document {
-    let mut out = Document::new();
+    // Sized once: a document that grows field by field rebuilds its table.
+    let mut out = crate::value::entries::with_capacity(doc.len() + tree.fields.len());
     for (k, v) in doc {
         match tree.get(k) {
             Some(Node::Exclude) => {}
@@ -398,7 +480,8 @@ fn exclude_value(tree: &Tree, v: &Bson) -> Bson {
 }
 
 fn include(tree: &Tree, doc: &Document) -> Document {
-    let mut out = Document::new();
+    // The projected fields and the computed ones, at most.
+    let mut out = crate::value::entries::with_capacity(tree.fields.len());
     for (k, v) in doc {
         match tree.get(k) {
             Some(Node::Include) => {
@@ -439,7 +522,7 @@ fn copy_unreplaced(tree: &Tree, doc: &Document) -> Document {
     if !doc.keys().any(|k| replaces(k)) {
         return doc.clone();
     }
-    let mut out = Document::new();
+    let mut out = crate::value::entries::with_capacity(doc.len() + tree.fields.len());
     for (k, v) in doc {
         out.insert(k.clone(), if replaces(k) { Bson::Null } else { v.clone() });
     }
@@ -521,6 +604,16 @@ mod tests {
             // Nested paths and dotted fields: the copying path.
             ("$set", bson!({"b.c": 5, "a": 2})),
             ("$set", bson!({})),
+            // A field set to its own value (kept borrowed), beside a changed one.
+            ("$set", bson!({"b": {"$ifNull": ["$b", []]}})),
+            (
+                "$set",
+                bson!({"b": {"$ifNull": ["$b", []]}, "a": {"$ifNull": ["$a", 7]}}),
+            ),
+            (
+                "$set",
+                bson!({"c": {"$ifNull": [null, "$c"]}, "_id": "$_id"}),
+            ),
             ("$unset", bson!(["a", "c"])),
             ("$unset", bson!("b.c")),
             ("$project", bson!({"a": 0, "_id": 0})),
@@ -537,6 +630,15 @@ mod tests {
                 let copied = p.apply(d, &scope).map_err(|e| e.to_string());
                 let owned = p.apply_owned(d.clone(), &scope).map_err(|e| e.to_string());
                 assert_eq!(copied, owned, "{stage} {spec} on {d}");
+                let borrowed = p
+                    .apply_cow(Cow::Borrowed(d), &scope)
+                    .map(Cow::into_owned)
+                    .map_err(|e| e.to_string());
+                assert_eq!(copied, borrowed, "{stage} {spec} on {d}: borrowed");
+                if let (Ok(a), Ok(b)) = (&copied, &borrowed) {
+                    let keys = |d: &Document| d.keys().cloned().collect::<Vec<_>>();
+                    assert_eq!(keys(a), keys(b), "{stage} {spec} on {d}: order, borrowed");
+                }
                 if let Ok(out) = &owned {
                     let keys = |d: &Document| d.keys().cloned().collect::<Vec<_>>();
                     assert_eq!(

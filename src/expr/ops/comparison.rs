@@ -10,29 +10,61 @@ use bson::Bson;
 use std::cmp::Ordering;
 
 pub(crate) fn c_cmp(n: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node> {
-    Ok(call(n, cmp, c.exact(n, a, 2)?))
+    // One function per operator: the operator is chosen here, not by
+    // comparing its name at every evaluation.
+    let f: crate::expr::eval::EvalFn = match n {
+        "$cmp" => cmp3,
+        "$eq" => eq,
+        "$ne" => ne,
+        "$gt" => gt,
+        "$gte" => gte,
+        "$lt" => lt,
+        _ => lte,
+    };
+    Ok(call(n, f, c.exact(n, a, 2)?))
 }
 
-fn cmp(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
+/// The order of the two arguments.
+#[inline(always)]
+fn order(args: &[Node], cx: &mut Cx) -> Result<Ordering> {
     // Field paths are compared in place, not copied.
-    let a = cx.eval_borrowed(&args[0])?;
-    let b = cx.eval_borrowed(&args[1])?;
+    let a = cx.eval_operand(&args[0])?;
+    let b = cx.eval_operand(&args[1])?;
     let undefined = Bson::Undefined;
-    let o = compare(
+    Ok(compare(
         a.as_deref().unwrap_or(&undefined),
         b.as_deref().unwrap_or(&undefined),
-    );
-    Ok(Some(match name {
-        "$cmp" => Bson::Int32(match o {
-            Ordering::Less => -1,
-            Ordering::Equal => 0,
-            Ordering::Greater => 1,
-        }),
-        "$eq" => Bson::Boolean(o == Ordering::Equal),
-        "$ne" => Bson::Boolean(o != Ordering::Equal),
-        "$gt" => Bson::Boolean(o == Ordering::Greater),
-        "$gte" => Bson::Boolean(o != Ordering::Less),
-        "$lt" => Bson::Boolean(o == Ordering::Less),
-        _ => Bson::Boolean(o != Ordering::Greater),
-    }))
+    ))
+}
+
+fn cmp3(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
+    Ok(Some(Bson::Int32(match order(args, cx)? {
+        Ordering::Less => -1,
+        Ordering::Equal => 0,
+        Ordering::Greater => 1,
+    })))
+}
+
+fn eq(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
+    Ok(Some(Bson::Boolean(order(args, cx)? == Ordering::Equal)))
+}
+
+fn ne(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
+    Ok(Some(Bson::Boolean(order(args, cx)? != Ordering::Equal)))
+}
+
+fn gt(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
+    Ok(Some(Bson::Boolean(order(args, cx)? == Ordering::Greater)))
+}
+
+fn gte(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
+    Ok(Some(Bson::Boolean(order(args, cx)? != Ordering::Less)))
+}
+
+fn lt(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
+    Ok(Some(Bson::Boolean(order(args, cx)? == Ordering::Less)))
+}
+
+fn lte(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
+    Ok(Some(Bson::Boolean(order(args, cx)? != Ordering::Greater)))
 }

@@ -237,7 +237,7 @@ impl Special for Filter {
             }
         }
         let saved = cx.locals.len();
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(items.len().min(limit));
         let mut result = Ok(());
         for item in items {
             if out.len() >= limit {

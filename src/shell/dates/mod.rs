@@ -6,6 +6,7 @@
 const MAX_TIME: f64 = 8.64e15;
 
 mod v8;
+mod v8_scan;
 
 use crate::tzdb::Tz;
 use crate::value::calendar::{days_from_civil, MS_PER_DAY};
