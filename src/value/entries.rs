@@ -35,6 +35,18 @@ pub fn index_of(doc: &Document, name: &str) -> Option<usize> {
     inner.get_index_of(name)
 }
 
+/// An empty document with room for exactly `n` fields: its hash table and
+/// entries allocated once, at that size (a `Document` grows by doubling and
+/// reserves as many entries as its table holds: 7 entries of 96 bytes on
+/// wasm32 for a 4-field document).
+pub fn with_capacity(n: usize) -> Document {
+    let inner = Inner::with_capacity_and_hasher(n, ahash::RandomState::new());
+    // SAFETY: as in `of`: a `Document` is exactly this map (size checked
+    // by `transmute` itself), and `Document::new` builds the same map with the
+    // same hasher (`IndexMap::default()`).
+    unsafe { std::mem::transmute::<Inner, Document>(inner) }
+}
+
 /// Builds the documents of one reader. A `Document` hashes every key it is
 /// given, with a hasher state seeded anew for each document; a configuration
 /// of 100,000 documents repeats a few keys, so this keeps one state for all
@@ -144,6 +156,12 @@ mod tests {
             doc.insert("z", 2.5);
         }
         assert!(of(&bson::Document::new()).is_empty());
+        let mut built = with_capacity(2);
+        built.insert("x", 1);
+        built.insert("y", "two");
+        built.insert("z", 3.0);
+        assert_eq!(built, bson::doc! {"x": 1, "y": "two", "z": 3.0});
+        assert_eq!(built.get("y"), Some(&Bson::String("two".into())));
     }
 
     #[test]
