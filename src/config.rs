@@ -95,6 +95,9 @@ fn documents(p: &mut Parser, ctx: &LowerCtx, plain: bool) -> Result<Vec<Document
     p.bump()?;
     let mut docs = Vec::new();
     while p.element_head()? {
+        if plain && p.plain_documents(ctx, &mut docs)? {
+            continue;
+        }
         let start = p.tok.span.start;
         let v = if plain {
             p.data_value(ctx)?

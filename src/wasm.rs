@@ -26,6 +26,73 @@ fn ctx(now_millis: f64, seed: f64) -> RunCtx {
     run
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The host's `TextEncoder` (browsers, their workers and Node have it).
+    type TextEncoder;
+    #[wasm_bindgen(constructor)]
+    fn new() -> TextEncoder;
+    #[wasm_bindgen(method, js_name = encodeInto)]
+    fn encode_into(
+        this: &TextEncoder,
+        source: &js_sys::JsString,
+        dest: &js_sys::Uint8Array,
+    ) -> js_sys::Object;
+}
+
+/// A JavaScript string as UTF-8, written into wasm memory by the host's
+/// `TextEncoder.encodeInto`. Why not a `&str` parameter: wasm-bindgen's glue
+/// copies an ASCII text one character at a time in JavaScript, tens of
+/// milliseconds for a 10 MB Database pane, where `encodeInto` takes about one
+/// (BENCHMARKS.md, "The reader in the page's wasm").
+pub fn text_of(s: &js_sys::JsString) -> String {
+    let units = s.length() as usize;
+    let encoder = TextEncoder::new();
+    let mut buf: Vec<u8> = Vec::new();
+    let mut read = 0;
+    // One byte per UTF-16 unit first (all of an ASCII text); then the rest,
+    // with room for 3 bytes per unit (the most one takes).
+    for pass in 0..2 {
+        if read >= units {
+            break;
+        }
+        let rest = units - read;
+        let room = if pass == 0 {
+            rest
+        } else {
+            rest.saturating_mul(3)
+        };
+        buf.reserve(room);
+        let part = if read == 0 {
+            s.clone()
+        } else {
+            s.slice(read as u32, units as u32)
+        };
+        // SAFETY: a view of `room` reserved, unused bytes of `buf`; nothing
+        // allocates in wasm memory (which would grow it and detach the view)
+        // before `encodeInto` returns.
+        let view =
+            unsafe { js_sys::Uint8Array::view_mut_raw(buf.as_mut_ptr().add(buf.len()), room) };
+        let done = encoder.encode_into(&part, &view);
+        let count = |key: &str| {
+            js_sys::Reflect::get(&done, &JsValue::from_str(key))
+                .ok()
+                .and_then(|v| v.as_f64())
+                .map_or(0, |n| n as usize)
+        };
+        let (r, w) = (count("read"), count("written").min(room));
+        // SAFETY: `encodeInto` wrote `w` bytes (at most `room`) there.
+        unsafe { buf.set_len(buf.len() + w) };
+        read += r;
+    }
+    match String::from_utf8(buf) {
+        Ok(text) if read >= units => text,
+        // Not expected (encodeInto writes UTF-8 and the second pass has room
+        // for all): wasm-bindgen's own conversion.
+        _ => s.as_string().unwrap_or_default(),
+    }
+}
+
 thread_local! {
     /// The page's run setting for local-time dates (`None`: UTC).
     static TIME_ZONE: Cell<Option<crate::tzdb::Tz>> = const { Cell::new(None) };
@@ -128,12 +195,13 @@ pub fn result_page(index: u32, from: u32, count: u32) -> String {
 /// unchanged; each run starts from a fresh copy of it.
 #[wasm_bindgen]
 pub fn run_page(
-    db: &str,
+    db: &js_sys::JsString,
     script: &str,
     now_millis: f64,
     seed: f64,
     check: Option<String>,
 ) -> String {
+    let db = &text_of(db);
     let run = ctx(now_millis, seed);
     CACHE.with(|cache| {
         let judge = check.as_deref().map(|c| judge(c, db, script));

@@ -36,9 +36,9 @@ pub struct BenchDb {
 impl BenchDb {
     /// Read a database configuration; `now_millis` and `seed` as in `run`.
     #[wasm_bindgen(constructor)]
-    pub fn new(db_text: &str, now_millis: f64, seed: f64) -> Result<BenchDb, JsError> {
+    pub fn new(db_text: &js_sys::JsString, now_millis: f64, seed: f64) -> Result<BenchDb, JsError> {
         let run = RunCtx::new(bson::DateTime::from_millis(now_millis as i64), seed as u64);
-        LoadedDb::load(db_text, run)
+        LoadedDb::load(&crate::wasm::text_of(db_text), run)
             .map(|inner| BenchDb {
                 inner,
                 last: Answer::Value(Bson::Null),

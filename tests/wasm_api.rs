@@ -8,6 +8,35 @@ fn get(obj: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
+/// The Database text crosses into wasm through `TextEncoder.encodeInto`: the
+/// same text as wasm-bindgen's own conversion, whatever its characters.
+#[wasm_bindgen_test]
+fn database_text_crosses_whole() {
+    let long_ascii = "[{a: 1}],".repeat(5000);
+    let mixed = format!("{}é{}", "x".repeat(100), "日本語😀".repeat(300));
+    let texts = [
+        "",
+        "a",
+        "é",
+        "😀",
+        "ab😀cd",
+        "Grüße, 日本語 and 😀 text",
+        long_ascii.as_str(),
+        mixed.as_str(),
+    ];
+    for text in texts {
+        let js = js_sys::JsString::from(text);
+        assert_eq!(mqlplay::wasm::text_of(&js), text);
+    }
+    // Lone surrogates become U+FFFD, as wasm-bindgen's conversion makes them.
+    let lone = js_sys::JsString::from_char_code(&[0x61, 0xd800, 0x62, 0xdc00]);
+    assert_eq!(
+        mqlplay::wasm::text_of(&lone),
+        lone.as_string().unwrap_or_default()
+    );
+    assert_eq!(mqlplay::wasm::text_of(&lone), "a\u{fffd}b\u{fffd}");
+}
+
 #[wasm_bindgen_test]
 fn run_returns_results_and_collections() {
     let out =
@@ -55,7 +84,7 @@ db.trades.find()"#;
 #[wasm_bindgen_test]
 fn run_page_sends_only_changed_collections() {
     let db = "db = { a: [{_id: 1}], b: [{_id: 2, at: ISODate(\"2023-10-26T15:47:03.434Z\")}] }";
-    let text = mqlplay::wasm::run_page(db, "db.b.deleteOne({_id: 2})", 0.0, 0.0, None);
+    let text = mqlplay::wasm::run_page(&db.into(), "db.b.deleteOne({_id: 2})", 0.0, 0.0, None);
     let out = js_sys::JSON::parse(&text).expect("json");
     let json = js_sys::JSON::stringify(&out)
         .expect("json")
@@ -67,7 +96,7 @@ fn run_page_sends_only_changed_collections() {
         "{json}"
     );
     // The same configuration again (kept loaded): the run starts from it anew.
-    let again = mqlplay::wasm::run_page(db, "db.b.countDocuments()", 0.0, 0.0, None);
+    let again = mqlplay::wasm::run_page(&db.into(), "db.b.countDocuments()", 0.0, 0.0, None);
     assert!(
         again.starts_with(r#"{"results":[1],"collections":{}"#),
         "{again}"
@@ -77,7 +106,7 @@ fn run_page_sends_only_changed_collections() {
 #[wasm_bindgen_test]
 fn exports_are_canonical_and_name_every_collection() {
     let db = "db = { a: [{_id: 1, n: NumberLong(5)}], b: [{_id: 2}] }";
-    let text = mqlplay::wasm::run_page(db, "db.b.find()", 0.0, 0.0, None);
+    let text = mqlplay::wasm::run_page(&db.into(), "db.b.find()", 0.0, 0.0, None);
     assert!(text.contains(r#""names":["a","b"]"#), "{text}");
     let a = mqlplay::wasm::export_collection(db, "db.b.find()", 0.0, 0.0, "a", "array");
     assert_eq!(
@@ -95,7 +124,7 @@ fn run_page_reports_statements_and_judges_its_run() {
     let db = "db = { a: [{_id: 1}, {_id: 2}] }";
     let script = "x = 1\ndb.a.find({_id: 2})\ndb.a.countDocuments()";
     let check = r#"{"results": [[{"_id": 2}], 2]}"#;
-    let text = mqlplay::wasm::run_page(db, script, 0.0, 0.0, Some(check.to_string()));
+    let text = mqlplay::wasm::run_page(&db.into(), script, 0.0, 0.0, Some(check.to_string()));
     assert!(
         text.contains(r#""stmts":[{"start":6,"end":25,"text":"db.a.find({_id: 2})"},{"start":26,"end":47,"text":"db.a.countDocuments()"}]"#),
         "{text}"
@@ -119,7 +148,13 @@ fn run_page_reports_statements_and_judges_its_run() {
 fn long_results_are_paged_and_small_answers_are_objects() {
     let docs: Vec<String> = (0..130).map(|i| format!("{{_id: {i}}}")).collect();
     let db = format!("db = {{ c: [{}] }}", docs.join(","));
-    let text = mqlplay::wasm::run_page(&db, "db.c.find()\ndb.c.find().limit(3)", 0.0, 0.0, None);
+    let text = mqlplay::wasm::run_page(
+        &db.as_str().into(),
+        "db.c.find()\ndb.c.find().limit(3)",
+        0.0,
+        0.0,
+        None,
+    );
     assert!(text.contains(r#""totals":[130,null]"#), "{text}");
     let page = mqlplay::wasm::result_page(0, 100, 100);
     assert!(page.starts_with(r#"{"docs":[{"_id":100},"#), "{page}");

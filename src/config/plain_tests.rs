@@ -94,6 +94,14 @@ const SCALARS: &[&str] = &[
     "{\"$date\": \"2023-10-26T00:00:11.403Z\"}",
     "{\"$date\":\"2023-10-26T00:00:11Z\"}",
     "{$date: '2023-10-26T00:00:11.403+02:00'}",
+    "{\"$date\":\"2023-10-26T00:00:11.403Z\"}",
+    "{\"$date\":\"2023-10-26T00:00:11.403Z\" }",
+    "{\"$date\":\"2023-10-26T00:00:11.403Z\",\"x\":1}",
+    "{\"$date\":\"2023-10-26T00:00:11.403Z\"}.x",
+    "{\"$date\":\"2023-10-26\"}",
+    "{\"$date\":\"2023-10-26T00:00:11.403Z\\n\"}",
+    "{\"$date\":'2023-10-26T00:00:11.403Z'}",
+    "{\"$date\":\"\"}",
     "{\"$date\": \"not a date\"}",
     "{\"$date\": \"2023-10-26T00:00:11.403Z\", \"x\": 1}",
     "{\"$date\": {\"$numberLong\": \"5\"}}",
@@ -202,10 +210,24 @@ fn configuration() -> impl Strategy<Value = String> {
         8 => value().prop_filter("an object", |v| v.starts_with('{')),
         1 => value(),
     ];
-    (prop::collection::vec((space(), doc), 0..4), space()).prop_map(|(docs, s)| {
-        let body: Vec<String> = docs.into_iter().map(|(s, d)| format!("{s}{d}")).collect();
-        format!("db = {{c: [{}{s}]}}", body.join(","))
-    })
+    // Between documents: commas as data has them, and now and then a
+    // comment, a hole, a missing or trailing comma.
+    let sep = prop::sample::select(&[",", ",", ",\n", ", ", ",/**/", "", ",,", ", //c\n"][..]);
+    (
+        prop::collection::vec((space(), doc, sep), 0..6),
+        space(),
+        prop::sample::select(&["", "", ","][..]),
+    )
+        .prop_map(|(docs, s, trailing)| {
+            let mut body = String::new();
+            let n = docs.len();
+            for (i, (s, d, sep)) in docs.into_iter().enumerate() {
+                body.push_str(s);
+                body.push_str(&d);
+                body.push_str(if i + 1 < n { sep } else { trailing });
+            }
+            format!("db = {{c: [{body}{s}], d: [{{a: 1}}]}}")
+        })
 }
 
 /// An edit at a char boundary: a byte range removed or a character inserted.

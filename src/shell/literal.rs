@@ -371,6 +371,8 @@ pub(crate) struct Scratch {
     pub(super) items: Vec<Bson>,
     /// Values read by the byte reader (`super::plain`), for its budget checks.
     pub(super) values: u32,
+    /// Builds the documents (one hasher state for all of them).
+    builder: crate::value::entries::Builder,
 }
 
 impl Scratch {
@@ -378,11 +380,7 @@ impl Scratch {
     /// key keeps its first position and takes the last value, as in JavaScript.
     pub(super) fn document(&mut self, start: usize) -> Document {
         let start = start.min(self.pairs.len());
-        let mut doc = crate::value::entries::with_capacity(self.pairs.len() - start);
-        for (k, v) in self.pairs.drain(start..) {
-            doc.insert(k, v);
-        }
-        doc
+        self.builder.document(self.pairs.drain(start..))
     }
 }
 

@@ -59,6 +59,72 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
+    /// At a collection's element (the current token, after `element_head`):
+    /// the documents from there on read by bytes, as long as each is a plain
+    /// object followed by `,` or `]`, pushed on `docs`. Leaves the tokens as
+    /// the token loop would after the last one's `element_tail`; `false`
+    /// (tokens untouched) when the first element is not such a document.
+    pub(crate) fn plain_documents(
+        &mut self,
+        ctx: &LowerCtx,
+        docs: &mut Vec<bson::Document>,
+    ) -> Result<bool> {
+        let b = self.src.as_bytes();
+        let depth = self.depth;
+        let saved = (self.lex.clone(), self.tok.clone(), self.prev_end);
+        let mut at = self.tok.span.start;
+        // Past the `,` after the last document read.
+        let mut resume = None;
+        loop {
+            if !matches!(b.get(at), Some(b'{')) {
+                break;
+            }
+            let read = self.plain_container(at, depth, ctx)?;
+            self.depth = depth;
+            let Ok((Bson::Document(doc), end)) = read else {
+                break;
+            };
+            // What `data_value` and `element_tail` would check, at the tokens
+            // they would stand at.
+            let next = skip_space(b, end.next);
+            let sep = *match b.get(next) {
+                Some(c @ (b',' | b']')) => c,
+                _ => break,
+            };
+            crate::budget::check_for(crate::budget::LITERALS)
+                .map_err(|e| e.at(Span::new(next, next + 1)))?;
+            docs.push(doc);
+            if sep == b']' {
+                // After `}` a `/` divides.
+                self.lex.set_pos(end.prev_end, false);
+                self.tok = self.lex.next_token()?;
+                self.prev_end = end.prev_end;
+                return Ok(true);
+            }
+            resume = Some(next + 1);
+            at = skip_space(b, next + 1);
+            if matches!(b.get(at), Some(b'{')) {
+                crate::budget::check_for(crate::budget::LITERALS)
+                    .map_err(|e| e.at(Span::new(at, at + 1)))?;
+            }
+        }
+        match resume {
+            Some(after_comma) => {
+                // After `,` a `/` starts a regular expression.
+                self.lex.set_pos(after_comma, true);
+                let next = self.lex.next_token()?;
+                crate::budget::check_for(crate::budget::LITERALS).map_err(|e| e.at(next.span))?;
+                self.tok = next;
+                self.prev_end = after_comma;
+                Ok(true)
+            }
+            None => {
+                (self.lex, self.tok, self.prev_end) = saved;
+                Ok(false)
+            }
+        }
+    }
+
     /// The object or array opening at `open`, inside `depth` open ones.
     fn plain_container(
         &mut self,
@@ -69,7 +135,7 @@ impl<'a> Parser<'a> {
         if depth >= MAX_DEPTH {
             return Ok(Err(Again));
         }
-        let read = if self.src.as_bytes().get(open) == Some(&b'{') {
+        let read = if matches!(self.src.as_bytes().get(open), Some(b'{')) {
             self.plain_object(open, depth + 1, ctx)?
         } else {
             self.plain_array(open, depth + 1, ctx)?
@@ -120,7 +186,7 @@ impl<'a> Parser<'a> {
                 Some(b'}') => return Ok(Ok((None, at + 1))),
                 Some(&q @ (b'"' | b'\'')) => match plain_string(b, at, q) {
                     Some(end) => {
-                        let key = &self.src[at + 1..end - 1];
+                        let key = ascii_bounded(self.src, at + 1, end - 1);
                         at = end;
                         key
                     }
@@ -131,14 +197,14 @@ impl<'a> Parser<'a> {
                     if matches!(b.get(end), Some(b'\\' | 0x80..)) {
                         return Ok(Err(Again));
                     }
-                    let key = &self.src[at..end];
+                    let key = ascii_bounded(self.src, at, end);
                     at = end;
                     key
                 }
                 _ => return Ok(Err(Again)),
             };
             at = skip_space(b, at);
-            if b.get(at) != Some(&b':') {
+            if !matches!(b.get(at), Some(b':')) {
                 return Ok(Err(Again));
             }
             at += 1;
@@ -229,12 +295,29 @@ impl<'a> Parser<'a> {
         let b = self.src.as_bytes();
         let start = skip_space(b, before.next);
         let read = match b.get(start) {
+            // The commonest wrapper in data, without reading it as an object.
+            Some(b'{')
+                if ctx.extjson
+                    && depth < MAX_DEPTH
+                    && b.get(start..)
+                        .is_some_and(|r| r.starts_with(b"{\"$date\":\"")) =>
+            {
+                match plain_wrapper(self.src, "$date", start + 9) {
+                    Some((Some(v), end)) => Some((v, end)),
+                    _ => self
+                        .plain_container(start, depth, ctx)?
+                        .ok()
+                        .map(|(v, at)| (v, at.next)),
+                }
+            }
             Some(b'{' | b'[') => match self.plain_container(start, depth, ctx)? {
                 Ok((v, at)) => Some((v, at.next)),
                 Err(Again) => None,
             },
-            Some(&q @ (b'"' | b'\'')) => plain_string(b, start, q)
-                .map(|end| (Bson::String(self.src[start + 1..end - 1].to_owned()), end)),
+            Some(&q @ (b'"' | b'\'')) => plain_string(b, start, q).map(|end| {
+                let text = ascii_bounded(self.src, start + 1, end - 1);
+                (Bson::String(text.to_owned()), end)
+            }),
             Some(b'0'..=b'9') => {
                 plain_number(self.src, start).map(|(f, end)| (typed_number(f), end))
             }
@@ -285,6 +368,21 @@ impl<'a> Parser<'a> {
             prev_end: self.prev_end,
         };
         Ok((v, at))
+    }
+}
+
+/// `src[from..to]` where both ends are next to an ASCII byte this reader
+/// matched (a quote, an identifier or digit): char boundaries by
+/// construction, so the slice skips the two boundary checks (a call each in
+/// the page's size-optimised wasm, per key and string read).
+#[inline(always)]
+fn ascii_bounded(src: &str, from: usize, to: usize) -> &str {
+    debug_assert!(from <= to && src.is_char_boundary(from) && src.is_char_boundary(to));
+    match src.as_bytes().get(from..to) {
+        // SAFETY: `from` and `to` are char boundaries of `src` (see above), so
+        // the bytes between them are whole UTF-8 sequences of a `str`.
+        Some(bytes) => unsafe { std::str::from_utf8_unchecked(bytes) },
+        None => "",
     }
 }
 
@@ -340,7 +438,7 @@ fn plain_number(src: &str, start: usize) -> Option<(f64, usize)> {
         p
     };
     let mut p = digits(start);
-    if b.get(p) == Some(&b'.') {
+    if matches!(b.get(p), Some(b'.')) {
         p = digits(p + 1);
     }
     if matches!(b.get(p), Some(b'e' | b'E')) {
@@ -360,7 +458,7 @@ fn plain_number(src: &str, start: usize) -> Option<(f64, usize)> {
     ) {
         return None;
     }
-    match number_literal(&src[start..p])? {
+    match number_literal(ascii_bounded(src, start, p))? {
         NumLit::Float(f) => Some((f, p)),
         NumLit::Big(_) => None,
     }
@@ -378,10 +476,10 @@ fn plain_wrapper(src: &str, key: &str, at: usize) -> Option<(Option<Bson>, usize
     }
     let end = plain_string(b, open, q)?;
     let close = skip_space(b, end);
-    if b.get(close) != Some(&b'}') {
+    if !matches!(b.get(close), Some(b'}')) {
         return None;
     }
-    let text = &src[open + 1..end - 1];
+    let text = ascii_bounded(src, open + 1, end - 1);
     let v = match key {
         "$date" => Bson::DateTime(bson::DateTime::from_millis(rfc3339(text.as_bytes())?)),
         "$oid" => Bson::ObjectId(bson::oid::ObjectId::parse_str(text).ok()?),

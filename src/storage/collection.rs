@@ -163,10 +163,11 @@ impl Collection {
 
     /// Append documents that already have their `_id`s (a configuration
     /// being read), indexed in one go; fails as inserting them one by one
-    /// would, and the caller then discards the database.
-    pub fn load(&mut self, namespace: &str, docs: Vec<Document>) -> Result<()> {
+    /// would, and the caller then discards the database. `ids`: each
+    /// document's `_id`, in order.
+    pub fn load(&mut self, namespace: &str, docs: Vec<Document>, ids: Vec<Bson>) -> Result<()> {
         self.set_ns(namespace);
-        self.indexes.on_load(namespace, &docs, self.next_rid)?;
+        self.indexes.on_load(namespace, &docs, ids, self.next_rid)?;
         let n = docs.len() as Rid;
         self.rids.extend(self.next_rid..self.next_rid + n);
         self.next_rid += n;

@@ -247,13 +247,23 @@ impl Database {
     pub fn load_collection(&mut self, name: &str, docs: Vec<Document>) -> Result<()> {
         let namespace = Database::namespace(name);
         let mut ready = Vec::with_capacity(docs.len());
+        // The `_id`s for the index, taken while each document is at hand
+        // (a later pass over 100,000 documents would fetch each from memory again).
+        let mut ids = Vec::with_capacity(docs.len());
         let mut failed = None;
         for doc in docs {
             match self
                 .prepare_insert(doc)
                 .and_then(|doc| Database::check_insert(&doc).map(|()| doc))
             {
-                Ok(doc) => ready.push(doc),
+                Ok(doc) => {
+                    // `prepare_insert` puts `_id` first.
+                    let id = crate::value::entries::of(&doc)
+                        .first()
+                        .map(|(_, v)| v.clone());
+                    ids.push(id.unwrap_or(Bson::Null));
+                    ready.push(doc);
+                }
                 Err(e) => {
                     failed = Some(e);
                     break;
@@ -261,7 +271,7 @@ impl Database {
             }
         }
         // A duplicate `_id` among the documents before a failing one comes first.
-        self.collection_mut(name).load(&namespace, ready)?;
+        self.collection_mut(name).load(&namespace, ready, ids)?;
         failed.map_or(Ok(()), Err)
     }
 
@@ -269,14 +279,14 @@ impl Database {
     /// fixDocumentForInsert): over 16 MiB, or nested deeper than 180 levels
     /// (the limits updates enforce too, see `value::size`).
     pub fn check_insert(doc: &Document) -> Result<()> {
-        use crate::value::size::{doc_levels, doc_size, MAX_DEPTH, MAX_DOCUMENT_SIZE};
-        let size = doc_size(doc);
+        use crate::value::size::{doc_size_and_levels, MAX_DEPTH, MAX_DOCUMENT_SIZE};
+        let (size, levels) = doc_size_and_levels(doc);
         if size > MAX_DOCUMENT_SIZE {
             return Err(Error::bson_object_too_large(format!(
                 "object to insert too large. size in bytes: {size}, max size: {MAX_DOCUMENT_SIZE}"
             )));
         }
-        if doc_levels(doc) > MAX_DEPTH {
+        if levels > MAX_DEPTH {
             return Err(Error::overflow(format!(
                 "cannot insert document because it exceeds {MAX_DEPTH} levels of nesting"
             )));

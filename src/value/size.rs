@@ -81,6 +81,37 @@ pub fn value_size(v: &Bson) -> usize {
     }
 }
 
+/// [`doc_size`] and [`doc_levels`] in one walk over the document (what an
+/// insert checks: a loaded collection's documents are read once, not twice).
+pub fn doc_size_and_levels(d: &Document) -> (usize, usize) {
+    let mut size = 5;
+    let mut levels = 0;
+    for (k, v) in crate::value::entries::of(d) {
+        let (s, n) = value_size_and_nesting(v);
+        size += 2 + k.len() + s;
+        levels = levels.max(1 + n);
+    }
+    (size, levels)
+}
+
+/// [`value_size`] and [`nesting`] in one walk.
+fn value_size_and_nesting(v: &Bson) -> (usize, usize) {
+    match v {
+        Bson::Document(d) => doc_size_and_levels(d),
+        Bson::Array(a) => {
+            let mut size = 5;
+            let mut levels = 0;
+            for (i, c) in a.iter().enumerate() {
+                let (s, n) = value_size_and_nesting(c);
+                size += 2 + digits(i) + s;
+                levels = levels.max(1 + n);
+            }
+            (size, levels)
+        }
+        _ => (value_size(v), 0),
+    }
+}
+
 /// How many container levels a value adds below its own element:
 /// 0 for scalars and empty containers.
 pub fn nesting(v: &Bson) -> usize {
@@ -144,6 +175,25 @@ pub fn depth_error() -> crate::error::Error {
 mod tests {
     use super::*;
     use bson::{bson, doc};
+
+    #[test]
+    fn one_walk_gives_size_and_levels() {
+        let docs = [
+            doc! {},
+            doc! {"a": 1},
+            doc! {"a": [], "b": {}},
+            doc! {"_id": 1, "s": "text", "d": {"e": [1, [2, {"f": null}]], "g": 2.5}},
+            doc! {"x": [[[[]]]], "y": {"z": {"w": {}}}, "r": 1_i64, "t": true},
+        ];
+        for d in docs {
+            assert_eq!(
+                doc_size_and_levels(&d),
+                (doc_size(&d), doc_levels(&d)),
+                "{d}"
+            );
+            assert_eq!(doc_size(&d), bson_size(&d), "{d}");
+        }
+    }
 
     #[test]
     fn sizes_match_serialization() {

@@ -326,7 +326,14 @@ impl IndexSet {
     /// instead of searched for document by document; either way it fails as
     /// inserting them one by one would, at the first document whose `_id` an
     /// earlier one holds (and then the database is discarded).
-    pub fn on_load(&mut self, ns: &str, docs: &[Document], first_rid: Rid) -> Result<()> {
+    /// `ids`: each document's `_id`, in order.
+    pub fn on_load(
+        &mut self,
+        ns: &str,
+        docs: &[Document],
+        ids: Vec<Bson>,
+        first_rid: Rid,
+    ) -> Result<()> {
         let bulk = self.only_id() && self.list.first().is_some_and(|i| i.entries.is_empty());
         let Some(ix) = self.list.first_mut().filter(|_| bulk) else {
             for (doc, rid) in docs.iter().zip(first_rid..) {
@@ -334,13 +341,10 @@ impl IndexSet {
             }
             return Ok(());
         };
-        let mut keys: Vec<(Key, Rid)> = docs
-            .iter()
+        let mut keys: Vec<(Key, Rid)> = ids
+            .into_iter()
             .zip(first_rid..)
-            .map(|(d, rid)| {
-                let id = d.get("_id").cloned().unwrap_or(Bson::Null);
-                (Key::new(vec![id], 0), rid)
-            })
+            .map(|(id, rid)| (Key::new(vec![id], 0), rid))
             .collect();
         // Stable and linear on sorted input (the usual case).
         keys.sort();
