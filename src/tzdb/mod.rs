@@ -235,6 +235,7 @@ impl Tz {
     }
 }
 
+pub mod civil;
 mod names;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

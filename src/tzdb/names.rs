@@ -3,6 +3,7 @@
 //! long names, one standard and one daylight name per zone (V8 asks ICU once,
 //! for the current date), the daylight one when daylight time is in effect.
 //! `names.tsv` holds what Node printed for every zone (tools/tz_names.mjs).
+use super::civil::{civil_from_days, days_from_civil};
 use super::Tz;
 use std::collections::HashMap;
 
@@ -71,34 +72,10 @@ impl Tz {
 fn equivalent(ms: i64) -> i64 {
     let days = ms.div_euclid(MS_PER_DAY);
     let within = ms - days * MS_PER_DAY;
-    let (year, month, day) = civil(days);
+    let (year, month, day) = civil_from_days(days);
     let week_day = (days_from_civil(year, 1, 1) + 4).rem_euclid(7);
     let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     let recent = if leap { 1956 } else { 1967 } + (week_day * 12) % 28;
     let eq_year = 2008 + (recent + 3 * 28 - 2008) % 28;
     (days_from_civil(eq_year, month, 1) + day - 1) * MS_PER_DAY + within
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (month 1-12).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The civil date (year, month 1-12, day) of a day number since 1970-01-01.
-fn civil(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
