@@ -176,10 +176,14 @@ export class Runner {
 
   /** Between runs: once the fast engine has compiled, the small one's worker gives way to it. */
   upgrade() {
-    if (!fastModule() || !this.worker || this.worker.fast) return;
+    if (fastModule() && this.worker && !this.worker.fast) this.dropWorker();
+  }
+
+  /** Terminate the worker; the documents it kept for `page()` are gone with it. */
+  dropWorker() {
     for (const resolve of this.pages.values()) resolve(null);
     this.pages.clear();
-    this.worker.terminate();
+    this.worker?.terminate();
     this.worker = null;
   }
 
@@ -234,10 +238,7 @@ export class Runner {
   finish(result, restart) {
     const pending = this.pending;
     if (restart) {
-      for (const resolve of this.pages.values()) resolve(null);
-      this.pages.clear();
-      this.worker?.terminate();
-      this.worker = null;
+      this.dropWorker();
       this.spawn();
     }
     if (!pending) return;
