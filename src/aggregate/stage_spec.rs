@@ -41,15 +41,10 @@ pub(super) fn stage_parts(stage: &Bson) -> Result<(&str, &Bson)> {
             crate::text::shell::type_name(stage)
         )));
     };
-    if d.len() != 1 {
-        return Err(Error::location(
-            40323,
-            "A pipeline stage specification object must contain exactly one field.",
-        ));
-    }
-    match d.iter().next() {
-        Some((name, spec)) => Ok((name.as_str(), spec)),
-        None => Err(Error::location(
+    let mut fields = d.iter();
+    match (fields.next(), fields.next()) {
+        (Some((name, spec)), None) => Ok((name.as_str(), spec)),
+        _ => Err(Error::location(
             40323,
             "A pipeline stage specification object must contain exactly one field.",
         )),
@@ -75,7 +70,7 @@ pub(super) fn compile_placed(
     Ok(compiled)
 }
 
-pub(super) fn compile_stage(
+fn compile_stage(
     name: &str,
     spec: &Bson,
     ctx: &CompileCtx,
