@@ -6,6 +6,7 @@ use super::{execute, rejected, wrap};
 use crate::error::Result;
 use crate::index::explain::{access, index_fields, num, parsed_query, stage, Counters, Verbosity};
 use crate::index::plan::{ranges, Executed};
+use crate::query::Filter;
 use crate::storage::Collection;
 use bson::{doc, Bson, Document};
 use std::ops::Bound;
@@ -26,6 +27,7 @@ pub(super) fn count(session: &Session, coll: &str, call: &Call, v: Verbosity) ->
     let (docs, ran) = execute(
         c,
         &args.filter_doc,
+        Filter::compile,
         None,
         args.hint.as_ref(),
         &session.run,

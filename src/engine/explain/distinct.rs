@@ -6,6 +6,7 @@ use super::{execute, rejected, wrap};
 use crate::error::Result;
 use crate::index::explain::{access, parsed_query, stage, Counters, Verbosity};
 use crate::index::plan::Executed;
+use crate::query::Filter;
 use bson::{doc, Bson, Document};
 
 /// A count or distinct's explain("executionStats"), for the page's "work
@@ -35,6 +36,7 @@ pub(super) fn distinct(session: &Session, coll: &str, call: &Call, v: Verbosity)
     let (_, ran) = execute(
         c,
         &args.filter_doc,
+        Filter::compile,
         None,
         args.hint.as_ref(),
         &session.run,
