@@ -397,6 +397,16 @@ impl<'a> Lexer<'a> {
         Ok(Tok::Num(text))
     }
 
+    /// A string, template or regex literal cut off at `end` (by a line break
+    /// or the end of the text); lexing resumes there.
+    pub(super) fn unterminated(&mut self, what: &str, start: usize, end: usize) -> Error {
+        self.pos = end;
+        Error::syntax(
+            format!("unterminated {what} literal"),
+            Span::new(start, end),
+        )
+    }
+
     pub(super) fn ceil_char(&self, mut p: usize) -> usize {
         p = p.min(self.src.len());
         while !self.src.is_char_boundary(p) {

@@ -14,19 +14,11 @@ impl<'a> Lexer<'a> {
         let mut in_class = false;
         loop {
             let Some(&b) = self.bytes.get(p) else {
-                self.pos = p;
-                return Err(Error::syntax(
-                    "unterminated regular expression literal",
-                    Span::new(start, p),
-                ));
+                return Err(self.unterminated("regular expression", start, p));
             };
             match b {
                 b'\n' | b'\r' => {
-                    self.pos = p;
-                    return Err(Error::syntax(
-                        "unterminated regular expression literal",
-                        Span::new(start, p),
-                    ));
+                    return Err(self.unterminated("regular expression", start, p));
                 }
                 b'\\' => {
                     p += 1;

@@ -2,7 +2,7 @@
 //! server keeps it) and the running average over a sorted partition, in
 //! Decimal128 arithmetic (accumulator_exp_moving_avg.cpp).
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/expMovingAvg/
-use super::functions::SortInfo;
+use super::functions::{object_arg, SortInfo};
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
@@ -25,11 +25,10 @@ pub struct ExpMovingAvg {
 impl ExpMovingAvg {
     /// `{input, N}` or `{input, alpha}`, under an explicit sortBy.
     pub(super) fn compile(arg: &Bson, sort: SortInfo, ctx: &CompileCtx) -> Result<ExpMovingAvg> {
-        let Bson::Document(o) = arg else {
-            return Err(Error::failed_to_parse(
-                "$expMovingAvg must have exactly one argument that is an object",
-            ));
-        };
+        let o = object_arg(
+            arg,
+            "$expMovingAvg must have exactly one argument that is an object",
+        )?;
         if o.len() != 2 || !o.contains_key("input") {
             return Err(Error::failed_to_parse(TWO_FIELDS));
         }
@@ -86,12 +85,8 @@ impl ExpMovingAvg {
 
     /// One value per document of a sorted partition: Decimal128 arithmetic
     /// (34 digits), a double result unless a decimal was seen so far.
-    pub(super) fn values(
-        &self,
-        docs: &[&Document],
-        scope: &Scope,
-        out: &mut Vec<Option<Bson>>,
-    ) -> Result<()> {
+    pub(super) fn values(&self, docs: &[&Document], scope: &Scope) -> Result<Vec<Option<Bson>>> {
+        let mut out = Vec::with_capacity(docs.len());
         let alpha = &self.alpha;
         let rest = round_sig(&(BigDecimal::from(1) - alpha), DEC_DIGITS);
         let alpha_f = dec_to_f64(&Dec::Finite(alpha.clone()));
@@ -125,7 +120,7 @@ impl ExpMovingAvg {
                 Some(c) => Bson::Double(dec_to_f64(c)),
             }));
         }
-        Ok(())
+        Ok(out)
     }
 }
 

@@ -50,6 +50,14 @@ pub struct SortInfo {
     pub ascending: bool,
 }
 
+/// A function's argument that must be an object, or FailedToParse with `message`.
+pub(super) fn object_arg<'a>(arg: &'a Bson, message: &str) -> Result<&'a Document> {
+    match arg {
+        Bson::Document(o) => Ok(o),
+        _ => Err(Error::failed_to_parse(message)),
+    }
+}
+
 const NEEDS_SORT: &str =
     "must be specified with a top level sortBy expression with exactly one element";
 
@@ -309,7 +317,7 @@ impl Func {
                     })));
                 }
             }
-            Func::Shift(shift) => shift.values(docs, scope, &mut out)?,
+            Func::Shift(shift) => out = shift.values(docs, scope)?,
             Func::Derivative {
                 input,
                 unit,
@@ -340,7 +348,7 @@ impl Func {
                     out.push(Some(v));
                 }
             }
-            Func::ExpMovingAvg(ema) => ema.values(docs, scope, &mut out)?,
+            Func::ExpMovingAvg(ema) => out = ema.values(docs, scope)?,
             Func::Locf(op) => {
                 let mut last = Bson::Null;
                 for d in docs {

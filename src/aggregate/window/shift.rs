@@ -1,7 +1,7 @@
 //! `$shift`: the value of an expression in the document `by` places away in
 //! the partition's order, or a constant default where there is none.
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/shift/
-use super::functions::SortInfo;
+use super::functions::{object_arg, SortInfo};
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
@@ -19,11 +19,7 @@ impl Shift {
     /// `{output, by, default}`: `by` a 32-bit integer, `default` an expression
     /// that folds to a constant.
     pub(super) fn compile(arg: &Bson, sort: SortInfo, ctx: &CompileCtx) -> Result<Shift> {
-        let Bson::Document(o) = arg else {
-            return Err(Error::failed_to_parse(
-                "Argument to $shift must be an object",
-            ));
-        };
+        let o = object_arg(arg, "Argument to $shift must be an object")?;
         let mut output = None;
         let mut by = None;
         let mut default = Bson::Null;
@@ -73,12 +69,8 @@ impl Shift {
     }
 
     /// One value per document of a sorted partition.
-    pub(super) fn values(
-        &self,
-        docs: &[&Document],
-        scope: &Scope,
-        out: &mut Vec<Option<Bson>>,
-    ) -> Result<()> {
+    pub(super) fn values(&self, docs: &[&Document], scope: &Scope) -> Result<Vec<Option<Bson>>> {
+        let mut out = Vec::with_capacity(docs.len());
         for i in 0..docs.len() {
             let j = i as i64 + self.by;
             // A missing output in the shifted document also gives the
@@ -90,6 +82,6 @@ impl Shift {
             let v = v.unwrap_or_else(|| self.default.clone());
             out.push(Some(v));
         }
-        Ok(())
+        Ok(out)
     }
 }
