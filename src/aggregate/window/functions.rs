@@ -323,30 +323,20 @@ impl Func {
                 unit,
                 window,
             } => {
-                for i in 0..n {
-                    let v = match window.span(i, n, keys)? {
-                        Some((lo, hi)) => derivative(
-                            input, *unit, docs[lo], docs[hi], &keys[lo], &keys[hi], scope,
-                        )?,
-                        None => Bson::Null,
-                    };
-                    out.push(Some(v));
-                }
+                out = per_window(window, n, keys, Bson::Null, |lo, hi| {
+                    derivative(
+                        input, *unit, docs[lo], docs[hi], &keys[lo], &keys[hi], scope,
+                    )
+                })?;
             }
             Func::Integral {
                 input,
                 unit,
                 window,
             } => {
-                for i in 0..n {
-                    let v = match window.span(i, n, keys)? {
-                        Some((lo, hi)) => {
-                            integral(input, *unit, &docs[lo..=hi], &keys[lo..=hi], scope)?
-                        }
-                        None => Bson::Null,
-                    };
-                    out.push(Some(v));
-                }
+                out = per_window(window, n, keys, Bson::Null, |lo, hi| {
+                    integral(input, *unit, &docs[lo..=hi], &keys[lo..=hi], scope)
+                })?;
             }
             Func::ExpMovingAvg(ema) => out = ema.values(docs, scope)?,
             Func::Locf(op) => {
@@ -376,15 +366,13 @@ impl Func {
                     fill(&mut out, n, v)?;
                     return Ok(out);
                 }
-                for i in 0..n {
-                    let v = match window.span(i, n, keys)? {
-                        Some((lo, hi)) => {
-                            super::covariance::covariance(pairs[lo..=hi].iter().flatten(), *samp)
-                        }
-                        None => super::covariance::covariance(std::iter::empty(), *samp),
-                    };
-                    out.push(Some(v));
-                }
+                let empty = super::covariance::covariance(std::iter::empty(), *samp);
+                out = per_window(window, n, keys, empty, |lo, hi| {
+                    Ok(super::covariance::covariance(
+                        pairs[lo..=hi].iter().flatten(),
+                        *samp,
+                    ))
+                })?;
             }
             Func::LinearFill(op) => {
                 let vals: Vec<Option<Bson>> = docs
@@ -424,6 +412,25 @@ impl Func {
         }
         Ok(out)
     }
+}
+
+/// One value per document of `n`: `of(lo, hi)` over the documents of its
+/// window, `empty` where the window holds none.
+fn per_window(
+    window: &Window,
+    n: usize,
+    keys: &[Option<Bson>],
+    empty: Bson,
+    mut of: impl FnMut(usize, usize) -> Result<Bson>,
+) -> Result<Vec<Option<Bson>>> {
+    (0..n)
+        .map(|i| {
+            Ok(Some(match window.span(i, n, keys)? {
+                Some((lo, hi)) => of(lo, hi)?,
+                None => empty.clone(),
+            }))
+        })
+        .collect()
 }
 
 /// `n` copies of one value: one per document of the partition (a `$push`

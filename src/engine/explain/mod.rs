@@ -154,6 +154,25 @@ fn execute<'c>(
     ))
 }
 
+/// A count's or a distinct's filter run to the end (no sort, no limit).
+fn execute_all<'c>(
+    session: &'c Session,
+    coll: &str,
+    filter_doc: &Document,
+    hint: Option<&Bson>,
+) -> Result<(Vec<&'c Document>, Executed)> {
+    let c = session.db.collection(coll);
+    execute(
+        c,
+        filter_doc,
+        Filter::compile,
+        None,
+        hint,
+        &session.run,
+        usize::MAX,
+    )
+}
+
 /// The explain document around a winning plan (and its execution).
 fn wrap(
     ns: &str,
