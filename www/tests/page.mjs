@@ -1,7 +1,7 @@
 // What the page's browser tests share beyond harness.mjs: www/ served and a browser
 // opened for a test file, pages that record what goes wrong on them, and the steps the
-// tests take on the page (an editor's text replaced, a run awaited, a copy or a
-// download read back).
+// tests take on the page (an editor's text replaced or read, a run awaited, the
+// autosaved work, a copy or a download read back).
 import { before, after } from 'node:test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -79,6 +79,21 @@ export async function replaceText(page, id, text) {
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.press('Delete');
   await page.keyboard.insertText(text);
+}
+
+/** The text of the editor `#id` as the user sees it (without inline error notes). */
+export async function editorText(page, id) {
+  return page.evaluate((sel) => [...document.querySelectorAll(`${sel} .cm-line`)].map((l) => {
+    const copy = l.cloneNode(true);
+    for (const w of copy.querySelectorAll('.cm-error-note')) w.remove();
+    return copy.textContent;
+  }).join('\n'), `#${id}`);
+}
+
+/** The autosaved work (the saved slot, not a tab's copy), after the debounce. */
+export async function savedWork(page) {
+  await page.waitForTimeout(500);
+  return page.evaluate(() => JSON.parse(localStorage.getItem('mqlplay.state.v1')));
 }
 
 /** Presses Run and waits until that run has finished. */

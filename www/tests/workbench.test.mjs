@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import {
-  pageSession, newPage, screenshot, runs, waitRuns, replaceText, runAndWait, runWith, clipboardAfter, downloaded,
+  pageSession, newPage, screenshot, runs, waitRuns, replaceText, editorText, savedWork, runAndWait, runWith,
+  clipboardAfter, downloaded,
 } from './page.mjs';
 
 const session = pageSession('mqlplay-workbench-', { viewport: { width: 1366, height: 768 } }, { clipboard: true });
@@ -15,14 +16,6 @@ const shot = (page, name) => screenshot(page, `workbench-${name}`);
 const stageRuns = (page) => page.evaluate(() => Number(document.body.dataset.stageRuns || 0));
 async function waitStageRuns(page, n) {
   await page.waitForFunction((k) => Number(document.body.dataset.stageRuns || 0) >= k, n, { timeout: 20_000 });
-}
-
-async function editorText(page, id) {
-  return page.evaluate((sel) => [...document.querySelectorAll(`${sel} .cm-line`)].map((l) => {
-    const copy = l.cloneNode(true);
-    for (const w of copy.querySelectorAll('.cm-error-note')) w.remove();
-    return copy.textContent;
-  }).join('\n'), `#${id}`);
 }
 
 /** A fresh page with `db` and `script` typed in and run. */
@@ -294,12 +287,6 @@ test('copy and download exactly: canonical Extended JSON or shell form, every co
   assert.equal(back.text, trades.text);
   await page.close();
 });
-
-/** The autosaved work (the saved slot, not a tab's copy), after the debounce. */
-async function savedWork(page) {
-  await page.waitForTimeout(500);
-  return page.evaluate(() => JSON.parse(localStorage.getItem('mqlplay.state.v1')));
-}
 
 test('a link over typed work asks first; the address bar keeps the link until an edit', async () => {
   const page = await pageWith('db = { mine: [ { _id: 1 } ] }', 'db.mine.find()');
