@@ -373,11 +373,11 @@ pub fn statements(script: &str) -> Result<JsValue, JsError> {
     to_js(&list)
 }
 
-/// Encode the page's state (a JSON string of [`crate::link::LinkState`]) as a
-/// share-link fragment `v1…`. `{link}` or `{error}`.
+/// Encode the page's state (a JS object with [`crate::link::LinkState`]'s
+/// fields) as a share-link fragment `v1…`. `{link}` or `{error}`.
 #[wasm_bindgen]
-pub fn encode_link(json_state: &str) -> Result<JsValue, JsError> {
-    let json = match crate::link::LinkState::from_json(json_state) {
+pub fn encode_link(state: JsValue) -> Result<JsValue, JsError> {
+    let json = match serde_wasm_bindgen::from_value::<crate::link::LinkState>(state) {
         Ok(state) => match state.validate() {
             Ok(()) => serde_json::json!({ "link": crate::link::encode(&state) }),
             Err(e) => serde_json::json!({ "error": e.message }),
@@ -387,12 +387,25 @@ pub fn encode_link(json_state: &str) -> Result<JsValue, JsError> {
     to_js(&json)
 }
 
-/// Decode a share-link fragment (or a URL holding one): `{state}` or `{error, reason, params}`
+/// A decoded link's answer: `{state}`.
+#[derive(serde::Serialize)]
+struct Decoded<'a> {
+    state: &'a crate::link::LinkState,
+}
+
+/// Decode a share-link fragment (or a URL holding one): `{state}` (a plain JS
+/// object; its numbers are safe integers, `LinkState::check`) or `{error, reason, params}`
 /// (`reason` and `params` for the page's translation, see `crate::link::Reason`).
 #[wasm_bindgen]
 pub fn decode_link(fragment: &str) -> Result<JsValue, JsError> {
     let json = match crate::link::decode_why(fragment) {
-        Ok(state) => return parse(&format!("{{\"state\":{}}}", state.to_json())),
+        Ok(state) => {
+            use serde::Serialize;
+            let answer = Decoded { state: &state };
+            return answer
+                .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+                .map_err(|e| JsError::new(&e.to_string()));
+        }
         Err(why) => {
             let params: serde_json::Map<String, serde_json::Value> = why
                 .params()

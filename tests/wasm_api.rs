@@ -1,7 +1,7 @@
 //! The wasm API under Node (wasm-bindgen-test): the page's entry points return
 //! plain JS objects with results, collections and errors.
 #![cfg(target_arch = "wasm32")]
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn get(obj: &JsValue, key: &str) -> JsValue {
@@ -193,4 +193,140 @@ fn deep_nesting_is_refused_without_a_trap() {
         let out = mqlplay::wasm::run("", &script, 0.0, 0.0).expect("run");
         assert!(!get(&out, "error").is_undefined(), "{:.60}", script);
     }
+}
+
+/// A JS object from `[key, value]` pairs.
+fn object(fields: &[(&str, JsValue)]) -> JsValue {
+    let obj = js_sys::Object::new();
+    for (k, v) in fields {
+        let _ = js_sys::Reflect::set(&obj, &JsValue::from_str(k), v);
+    }
+    obj.into()
+}
+
+/// The page's state crosses as a JS object both ways: every field set, a
+/// seed of 2^53 − 1 (the largest a link holds) and astral characters come
+/// back as they went; the decoded state is a plain object.
+#[wasm_bindgen_test]
+fn link_state_round_trips_as_an_object() {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    let full = [
+        (
+            "db",
+            JsValue::from_str("db = { t: [ { s: 'é😀𝄞\u{2028}\"' } ] }"),
+        ),
+        (
+            "script",
+            JsValue::from_str("db.t.find({ s: /😀/ })\r\n// </script>"),
+        ),
+        ("now", JsValue::from_f64(-1_700_000_000_123.0)),
+        ("seed", JsValue::from_f64(MAX_SAFE)),
+        ("view", JsValue::from_str("ejson")),
+        ("tutorial", JsValue::from_str("basics")),
+        ("step", JsValue::from_f64(4_294_967_295.0)),
+        ("lang", JsValue::from_str("ko")),
+        ("tz", JsValue::from_str("Asia/Seoul")),
+    ];
+    let encoded = mqlplay::wasm::encode_link(object(&full)).expect("encode");
+    assert!(get(&encoded, "error").is_undefined(), "{encoded:?}");
+    let link = get(&encoded, "link").as_string().unwrap_or_default();
+    assert!(link.starts_with("v1"), "{link}");
+    let decoded = mqlplay::wasm::decode_link(&link).expect("decode");
+    let state = get(&decoded, "state");
+    let plain = js_sys::Object::get_prototype_of(&js_sys::Object::new());
+    assert!(
+        js_sys::Object::get_prototype_of(&state) == plain,
+        "not a plain object"
+    );
+    assert_eq!(
+        js_sys::Object::keys(state.unchecked_ref::<js_sys::Object>()).length(),
+        9
+    );
+    for (k, v) in &full {
+        assert_eq!(&get(&state, k), v, "{k}");
+    }
+    // Optional fields left out stay out; `view` defaults to shell.
+    let bare = object(&full[..4]);
+    let link = get(&mqlplay::wasm::encode_link(bare).expect("encode"), "link");
+    let state = get(
+        &mqlplay::wasm::decode_link(&link.as_string().unwrap_or_default()).expect("decode"),
+        "state",
+    );
+    let keys: Vec<String> = js_sys::Object::keys(state.unchecked_ref::<js_sys::Object>())
+        .iter()
+        .filter_map(|k| k.as_string())
+        .collect();
+    assert_eq!(keys, ["db", "script", "now", "seed", "view"]);
+    assert_eq!(get(&state, "view").as_string().as_deref(), Some("shell"));
+}
+
+/// A state the page cannot hold exactly is refused with the engine's reason.
+#[wasm_bindgen_test]
+fn link_states_out_of_range_keep_their_reasons() {
+    let with = |key: &str, value: JsValue| {
+        let mut fields = vec![
+            ("db", JsValue::from_str("")),
+            ("script", JsValue::from_str("")),
+            ("now", JsValue::from_f64(0.0)),
+            ("seed", JsValue::from_f64(0.0)),
+        ];
+        fields.retain(|(k, _)| *k != key);
+        fields.push((key, value));
+        let out = mqlplay::wasm::encode_link(object(&fields)).expect("encode");
+        assert!(get(&out, "link").is_undefined(), "{key}: {out:?}");
+        get(&out, "error").as_string().unwrap_or_default()
+    };
+    let two_53 = 9_007_199_254_740_992.0;
+    assert!(with("seed", JsValue::from_f64(two_53))
+        .contains("the seed 9007199254740992 is larger than 9007199254740991"),);
+    assert!(with("seed", JsValue::from_f64(2f64.powi(60)))
+        .contains("the seed 1152921504606846976 is larger"));
+    assert!(with("now", JsValue::from_f64(-2f64.powi(60)))
+        .contains("the instant -1152921504606846976 is out of range"));
+    assert!(with("view", JsValue::from_str("grid")).contains("unknown view \"grid\""));
+    assert!(with("tz", JsValue::from_str("Mars/Olympus")).contains("unknown time zone"));
+    for (key, value) in [
+        ("seed", JsValue::from_f64(-1.0)),
+        ("seed", JsValue::from_f64(1.5)),
+        ("seed", JsValue::from_str("7")),
+        ("now", JsValue::from_f64(f64::NAN)),
+        ("now", JsValue::from_f64(f64::INFINITY)),
+        ("step", JsValue::from_f64(-1.0)),
+        ("db", JsValue::from_f64(1.0)),
+        ("script", JsValue::NULL),
+    ] {
+        assert!(
+            with(key, value.clone()).starts_with("cannot encode the state: "),
+            "{key}: {value:?}"
+        );
+    }
+    let text = mqlplay::wasm::encode_link(JsValue::from_str("{}")).expect("encode");
+    assert!(get(&text, "error")
+        .as_string()
+        .unwrap_or_default()
+        .starts_with("cannot encode the state: "));
+    // A link holding a seed of 2^53 (written by hand: the codec refuses it) names its reason.
+    let state = mqlplay::link::LinkState {
+        seed: 1 << 53,
+        ..Default::default()
+    };
+    let out = mqlplay::wasm::decode_link(&mqlplay::link::encode(&state)).expect("decode");
+    assert_eq!(
+        get(&out, "reason").as_string().as_deref(),
+        Some("seedTooLarge")
+    );
+    let params = get(&out, "params");
+    assert_eq!(
+        get(&params, "seed").as_string().as_deref(),
+        Some("9007199254740992")
+    );
+    assert_eq!(
+        get(&params, "max").as_string().as_deref(),
+        Some("9007199254740991")
+    );
+    assert!(get(&out, "error")
+        .as_string()
+        .unwrap_or_default()
+        .contains("share link cannot be opened"));
+    assert!(get(&out, "state").is_undefined());
 }

@@ -2,12 +2,14 @@
 //! fragment as `#v1` + base64url(raw deflate(JSON)). The page (through wasm)
 //! and the CLI (`mqlplay link`, `mqlplay run --link`) both use this codec, so
 //! they agree byte for byte.
+//! The JSON is serde's for [`LinkState`]; the page hands the same fields over
+//! as a JS object (serde-wasm-bindgen, `crate::wasm::encode_link`).
 use crate::base64::{self as b64, Alphabet, Padding};
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
-mod json;
 pub mod reason;
+mod whole;
 
 pub use reason::Reason;
 
@@ -29,8 +31,10 @@ pub struct LinkState {
     /// The Query pane (script).
     pub script: String,
     /// The run's `now` instant, in milliseconds since the epoch.
+    #[serde(deserialize_with = "whole::deserialize")]
     pub now: i64,
     /// The run's seed (`$rand`, `$sample`, generated `_id`s).
+    #[serde(deserialize_with = "whole::deserialize")]
     pub seed: u64,
     /// How the result is shown: `shell`, `tree` or `ejson`.
     #[serde(default = "default_view")]
@@ -70,7 +74,7 @@ impl Default for LinkState {
 }
 
 impl LinkState {
-    /// Check what JSON alone cannot: numbers the page can hold exactly, a known view.
+    /// Check what the JSON's types alone cannot: numbers the page can hold exactly, a known view.
     pub fn validate(&self) -> Result<()> {
         self.check().map_err(|why| why.to_error())
     }
@@ -97,8 +101,9 @@ impl LinkState {
 
 /// The fragment for a state, without the leading `#`: `v1…`.
 pub fn encode(state: &LinkState) -> String {
-    let json = state.to_json();
-    let deflated = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), LEVEL);
+    // Strings and integers only: serde_json cannot fail on them.
+    let json = serde_json::to_vec(state).unwrap_or_default();
+    let deflated = miniz_oxide::deflate::compress_to_vec(&json, LEVEL);
     format!("{PREFIX}{}", b64::encode(Alphabet::UrlNoPad, &deflated))
 }
 
@@ -133,7 +138,7 @@ pub fn decode_why(link: &str) -> std::result::Result<LinkState, Reason> {
             _ => Reason::Damaged,
         })?;
     let json = std::str::from_utf8(&json).map_err(|_| Reason::Damaged)?;
-    let state = LinkState::from_json(json).map_err(|_| Reason::NotAState)?;
+    let state: LinkState = serde_json::from_str(json).map_err(|_| Reason::NotAState)?;
     state.check()?;
     Ok(state)
 }
@@ -160,6 +165,29 @@ mod tests {
         assert_eq!(decode(&link), Ok(state.clone()));
         assert_eq!(decode(&format!("#{link}")), Ok(state.clone()));
         assert_eq!(decode(&format!("http://127.0.0.1:8080/#{link}")), Ok(state));
+    }
+
+    /// A state with every field set, and its link as the page wrote it before:
+    /// links already shared must keep opening, and one state gives one link.
+    fn every_field() -> LinkState {
+        LinkState {
+            db: "db = { t: [ {_id: 1, s: 'é😀\"\\\n\t\u{1}\u{7f}\u{2028}'} ] }".into(),
+            script: "db.t.find()\r\n// </script> 𝄞".into(),
+            now: -1_700_000_000_123,
+            seed: MAX_SAFE_INTEGER,
+            view: "ejson".into(),
+            tutorial: Some("basics".into()),
+            step: Some(u32::MAX),
+            lang: Some("pt-BR".into()),
+            tz: Some("America/Sao_Paulo".into()),
+        }
+    }
+
+    #[test]
+    fn links_are_unchanged() {
+        let link = "v1LY1NbsIwEIWvMpoNrRSInYZGttpK7QmqdllXyCRu5Sq1o9hpJaIIFhyCDbCFc3ATTsARMD-zGGnmfe-9Fosx8rDgEVrwHD6gHemCA43Acejttof1YiZQCGGEFw0hhE73s02vg0_oMEKX17ry54iBH3xpU9zcilqYOIaH-CI-wWE5XwXW2H_kfZqR69DkLgQoVSBnhGSUsWSYZilhjEb4p1WgUf04a4LXN97WWpbhNZZO5-7U7VWFPE1Yyu6zhA0jLKX5DkTl-y9vJ9MkHM-_qta5jN-lHb3KprTYHQE";
+        assert_eq!(encode(&every_field()), link);
+        assert_eq!(decode(link), Ok(every_field()));
     }
 
     #[test]
@@ -196,5 +224,18 @@ mod tests {
             ..LinkState::default()
         };
         assert!(decode(&encode(&state)).is_err());
+        let largest = LinkState {
+            seed: MAX_SAFE_INTEGER,
+            ..LinkState::default()
+        };
+        assert_eq!(decode(&encode(&largest)), Ok(largest));
+        let past = LinkState {
+            seed: MAX_SAFE_INTEGER + 1,
+            ..LinkState::default()
+        };
+        assert_eq!(
+            decode_why(&encode(&past)),
+            Err(Reason::SeedTooLarge(1 << 53))
+        );
     }
 }

@@ -25,6 +25,10 @@ pub struct Collection {
     /// A capped collection's data size, while known (writes other than
     /// inserts forget it).
     capped_bytes: Option<usize>,
+    /// No document's BSON size is above this, while known: an update that can
+    /// add at most `g` bytes to a document then fits 16 MiB whenever this plus
+    /// `g` does, without measuring each document (see `engine::write::exec`).
+    size_bound: Option<usize>,
 }
 
 fn out_of_range() -> Error {
@@ -78,8 +82,28 @@ impl Collection {
             ns: self.ns.clone(),
             collation: self.collation.clone(),
             options: self.options.clone(),
+            size_bound: Some(0),
             ..Collection::default()
         }
+    }
+
+    /// No document is larger than this (in BSON bytes), while known.
+    pub fn size_bound(&self) -> Option<usize> {
+        self.size_bound
+    }
+
+    /// Set after a write whose every document's growth the caller bounded.
+    pub fn set_size_bound(&mut self, bound: Option<usize>) {
+        self.size_bound = bound;
+    }
+
+    /// The bound kept true once `doc` is stored.
+    fn bound_with(&mut self, doc: &Document) {
+        let known = match self.size_bound {
+            None if self.docs.is_empty() => Some(0),
+            known => known,
+        };
+        self.size_bound = known.map(|b| b.max(crate::value::size::doc_size(doc)));
     }
 
     pub fn options(&self) -> &CollectionOptions {
@@ -150,6 +174,7 @@ impl Collection {
         let rid = self.next_rid;
         self.indexes.on_insert(namespace, rid, &doc)?;
         self.next_rid += 1;
+        self.bound_with(&doc);
         let added = if self.options.capped.is_some() {
             crate::value::size::doc_size(&doc)
         } else {
@@ -164,10 +189,21 @@ impl Collection {
     /// Append documents that already have their `_id`s (a configuration
     /// being read), indexed in one go; fails as inserting them one by one
     /// would, and the caller then discards the database. `ids`: each
-    /// document's `_id`, in order.
-    pub fn load(&mut self, namespace: &str, docs: Vec<Document>, ids: Vec<Bson>) -> Result<()> {
+    /// document's `_id`, in order; `largest`: the largest one's BSON size.
+    pub fn load(
+        &mut self,
+        namespace: &str,
+        docs: Vec<Document>,
+        ids: Vec<Bson>,
+        largest: usize,
+    ) -> Result<()> {
         self.set_ns(namespace);
         self.indexes.on_load(namespace, &docs, ids, self.next_rid)?;
+        self.size_bound = match self.size_bound {
+            Some(b) => Some(b.max(largest)),
+            None if self.docs.is_empty() => Some(largest),
+            None => None,
+        };
         let n = docs.len() as Rid;
         self.rids.extend(self.next_rid..self.next_rid + n);
         self.next_rid += n;
@@ -194,6 +230,7 @@ impl Collection {
         if !same_id {
             self.indexes.on_replace(namespace, rid, old, &doc)?;
         }
+        self.bound_with(&doc);
         if let Some(slot) = self.docs.get_mut(index) {
             *slot = doc;
         }
@@ -215,6 +252,8 @@ impl Collection {
     ) -> Result<bool> {
         self.set_ns(namespace);
         self.capped_bytes = None;
+        // The caller knows how much `f` can add, and sets the bound again.
+        self.size_bound = None;
         let (Some(doc), Some(&rid)) = (self.docs.get_mut(index), self.rids.get(index)) else {
             return Err(out_of_range());
         };
@@ -271,6 +310,7 @@ impl Collection {
     /// Remove every document; the indexes stay defined.
     pub fn clear(&mut self) {
         self.capped_bytes = None;
+        self.size_bound = Some(0);
         self.docs.clear();
         self.rids.clear();
         self.indexes.clear_entries();

@@ -251,12 +251,14 @@ impl Database {
         // (a later pass over 100,000 documents would fetch each from memory again).
         let mut ids = Vec::with_capacity(docs.len());
         let mut failed = None;
+        let mut largest = 0;
         for doc in docs {
             match self
                 .prepare_insert(doc)
-                .and_then(|doc| Database::check_insert(&doc).map(|()| doc))
+                .and_then(|doc| Database::check_insert(&doc).map(|size| (doc, size)))
             {
-                Ok(doc) => {
+                Ok((doc, size)) => {
+                    largest = largest.max(size);
                     // `prepare_insert` puts `_id` first.
                     let id = crate::value::entries::of(&doc)
                         .first()
@@ -271,14 +273,15 @@ impl Database {
             }
         }
         // A duplicate `_id` among the documents before a failing one comes first.
-        self.collection_mut(name).load(&namespace, ready, ids)?;
+        self.collection_mut(name)
+            .load(&namespace, ready, ids, largest)?;
         failed.map_or(Ok(()), Err)
     }
 
     /// Refuse a document to insert as the server does (insert.cpp's
     /// fixDocumentForInsert): over 16 MiB, or nested deeper than 180 levels
-    /// (the limits updates enforce too, see `value::size`).
-    pub fn check_insert(doc: &Document) -> Result<()> {
+    /// (the limits updates enforce too, see `value::size`). Gives its size.
+    pub fn check_insert(doc: &Document) -> Result<usize> {
         use crate::value::size::{doc_size_and_levels, MAX_DEPTH, MAX_DOCUMENT_SIZE};
         let (size, levels) = doc_size_and_levels(doc);
         if size > MAX_DOCUMENT_SIZE {
@@ -291,7 +294,7 @@ impl Database {
                 "cannot insert document because it exceeds {MAX_DEPTH} levels of nesting"
             )));
         }
-        Ok(())
+        Ok(size)
     }
 
     /// `<database>.<name>`: the database the script is in (`test` unless it

@@ -120,7 +120,7 @@ async function pure(fn, ...args) {
 }
 
 export const format = (text) => pure(wasmFormat, text);
-export const encodeLink = (state) => pure(encode_link, JSON.stringify(state));
+export const encodeLink = (state) => pure(encode_link, state);
 export const decodeLink = (fragment) => pure(decode_link, fragment);
 export const operatorDocs = (name) => pure(operator_docs, name);
 /** Whether the engine knows a time zone name ('' is UTC). */

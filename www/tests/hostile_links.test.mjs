@@ -6,14 +6,15 @@
 // request leaves the origin. Then: broken links leave the editors as they
 // were, and a trapped engine is replaced while the text (and its autosave)
 // survives. Links are made with the real codec (the wasm export encode_link),
-// or, for states the codec would refuse, by deflating raw JSON.
+// or, for states the codec would refuse, by deflating raw JSON; the codec's
+// own test checks a state crosses it as a plain object both ways.
 // The page's steps are page.mjs's; its own setup records requests and dialogs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { serve, launch } from './harness.mjs';
 import {
@@ -49,7 +50,7 @@ async function newPage() {
 /** A `#v1…` fragment made by the real codec (the wasm export the page uses). */
 function link(state) {
   const full = { db: '', script: '', now: 1_700_000_000_000, seed: 0, view: 'shell', ...state };
-  const r = codec.encode_link(JSON.stringify(full));
+  const r = codec.encode_link(full);
   assert.ok(r.link, `the codec refused the state: ${r.error}`);
   return r.link;
 }
@@ -113,6 +114,44 @@ test('no HTML sink and no string evaluation in the page\'s own code', () => {
   for (const f of files) {
     const code = readFileSync(f, 'utf8').replace(/^\s*(\/\/|\*).*$/gm, ''); // comments may name the sinks
     for (const sink of sinks) assert.doesNotMatch(code, sink, `${f} uses ${sink}`);
+  }
+});
+
+// ---- the codec's objects --------------------------------------------------------------
+
+test('a state with every field crosses the codec as a plain object and comes back whole', () => {
+  const state = {
+    db: 'db = { t: [ { s: "é😀𝄞\u2028\\"</script>" } ] }',
+    script: 'db.t.find({ s: /😀/ })\r\n// 𝄞',
+    now: -1_700_000_000_123,
+    seed: 2 ** 53 - 1,
+    view: 'tree',
+    tutorial: 'basics',
+    step: 4_294_967_295,
+    lang: 'ja',
+    tz: 'Asia/Tokyo',
+  };
+  const encoded = codec.encode_link(state);
+  assert.equal(encoded.error, undefined);
+  assert.match(encoded.link, /^v1[\w-]+$/);
+  const decoded = codec.decode_link(encoded.link);
+  assert.deepEqual(Object.keys(decoded), ['state']);
+  assert.equal(Object.getPrototypeOf(decoded.state), Object.prototype);
+  assert.deepEqual(decoded.state, state);
+  // The link's JSON is what it always was: any raw-deflate reader gets the state.
+  const [, payload] = /^v1(.*)$/.exec(encoded.link);
+  const text = inflateRawSync(Buffer.from(payload, 'base64url')).toString('utf8');
+  assert.equal(text, JSON.stringify(state));
+  // A seed of 2^53 is past what the page holds exactly: refused with the engine's reason.
+  const past = codec.encode_link({ ...state, seed: 2 ** 53 });
+  assert.equal(past.link, undefined);
+  assert.match(past.error, /the seed 9007199254740992 is larger than 9007199254740991/);
+  const opened = codec.decode_link(forged(JSON.stringify({ ...state, seed: 2 ** 53 })));
+  assert.deepEqual(opened.params, { seed: '9007199254740992', max: '9007199254740991' });
+  assert.equal(opened.reason, 'seedTooLarge');
+  assert.equal(opened.state, undefined);
+  for (const bad of [{ ...state, seed: '1' }, { ...state, now: 1.5 }, { ...state, step: -1 }, 'state', null]) {
+    assert.match(codec.encode_link(bad).error, /^cannot encode the state: /, JSON.stringify(bad));
   }
 });
 

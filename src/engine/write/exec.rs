@@ -172,6 +172,7 @@ fn update_targets(
         return Ok(w);
     }
     let c = db.collection_mut(coll);
+    let bound = size_bound(c, update, everything);
     for (i, pos) in (0..all).map(|i| (i, None)).chain(targets) {
         // Every document may grow up to 16 MiB: the run's memory budget.
         crate::budget::check()?;
@@ -179,7 +180,7 @@ fn update_targets(
         crate::value::prefetch::scan(c.docs(), i);
         w.matched += 1;
         let (changed, before) = if c.options().is_plain() {
-            apply_one(c, &ns, i, pos, update, scope, keep)?
+            apply_one(c, &ns, (i, pos), update, scope, keep, bound)?
         } else {
             apply_checked(c, &ns, i, pos, update, scope, t.bypass)?
         };
@@ -192,7 +193,23 @@ fn update_targets(
             w.position = pos;
         }
     }
+    // Each document was updated once, so grew by at most the update's growth.
+    if let (Some(b), Some(growth)) = (bound, update.in_place_growth()) {
+        c.set_size_bound(Some(b.saturating_add(growth)));
+    }
     Ok(w)
+}
+
+/// Before an update that adds at most a known number of bytes to each
+/// document: no document is larger than this. Known from the collection, or
+/// measured here when the update reads every document anyway.
+fn size_bound(c: &Collection, update: &Update, everything: bool) -> Option<usize> {
+    update.in_place_growth()?;
+    if !c.options().is_plain() {
+        return None;
+    }
+    c.size_bound()
+        .or_else(|| everything.then(|| c.docs().iter().map(doc_size).max().unwrap_or(0)))
 }
 
 /// Update one document of a collection with options on a copy, checked
@@ -236,15 +253,16 @@ fn apply_checked(
     Ok((true, Some(before)))
 }
 
-/// Update one stored document: whole or not at all.
+/// Update one stored document (at `i`; `pos`: the positional `$`'s
+/// element): whole or not at all. `bound`: see [`size_bound`].
 fn apply_one(
     c: &mut Collection,
     ns: &str,
-    i: usize,
-    pos: Option<usize>,
+    (i, pos): (usize, Option<usize>),
     update: &Update,
     scope: &Scope,
     keep: bool,
+    bound: Option<usize>,
 ) -> Result<(bool, Option<Document>)> {
     let Some(stored) = c.docs().get(i) else {
         return Err(Error::internal_error("document index out of range"));
@@ -269,7 +287,8 @@ fn apply_one(
     if let Some(growth) = update.in_place_growth() {
         // One self-validating leaf that cannot reach `_id`: it fails before
         // writing, so nothing needs saving.
-        if doc_size(stored) + growth <= MAX_DOCUMENT_SIZE {
+        let fits = |size: usize| size.saturating_add(growth) <= MAX_DOCUMENT_SIZE;
+        if bound.is_some_and(fits) || fits(doc_size(stored)) {
             let changed =
                 c.update_in_place(ns, i, id_fixed, |d| update.apply(d, pos, false, scope))?;
             return Ok((changed, before));
