@@ -7,11 +7,11 @@ use super::ctors_binary::{
     binary_subtype, bindata, hex_bytes, hexdata, node_base64, node_hex, uuid,
 };
 use super::dates;
-use super::lexer::{bson_regex_options, check_regex_flags};
 use super::lower::{lower, LowerCtx};
 use super::number::{
     js_number_to_string, js_parse_int, js_string_to_number, to_int32, typed_number,
 };
+use super::regex;
 use crate::error::{Error, Result};
 use bson::oid::ObjectId;
 use bson::spec::BinarySubtype;
@@ -121,8 +121,8 @@ fn construct(name: &str, vals: &[Bson], is_new: bool, ctx: &LowerCtx) -> Result<
         "UUID" => uuid(vals.first(), ctx),
         "MinKey" => Ok(Bson::MinKey),
         "MaxKey" => Ok(Bson::MaxKey),
-        "RegExp" => regexp(vals),
-        "BSONRegExp" => bson_regexp(vals),
+        "RegExp" => regex::regexp(vals),
+        "BSONRegExp" => regex::bson_regexp(vals),
         "Code" => code(vals),
         "MD5" => match vals.first() {
             Some(Bson::String(h)) => hex_bytes(h)
@@ -433,57 +433,6 @@ fn timestamp(vals: &[Bson]) -> Result<Bson> {
     }
 }
 
-fn regexp(vals: &[Bson]) -> Result<Bson> {
-    let (pattern, old_flags) = match vals.first() {
-        None | Some(Bson::Null) => ("(?:)".to_string(), String::new()),
-        Some(Bson::String(s)) => (s.clone(), String::new()),
-        Some(Bson::RegularExpression(r)) => (r.pattern.to_string(), r.options.to_string()),
-        Some(_) => return Err(Error::bad_value("RegExp: the pattern must be a string")),
-    };
-    // `old_flags` are already BSON options (a regex literal's, as the driver wrote them).
-    let options = match vals.get(1) {
-        None | Some(Bson::Null) => old_flags,
-        Some(Bson::String(f)) => {
-            check_regex_flags(f)
-                .map_err(|m| Error::failed_to_parse(format!("SyntaxError: {m}")))?;
-            bson_regex_options(f)
-        }
-        Some(_) => return Err(Error::bad_value("RegExp: the flags must be a string")),
-    };
-    regex_value(&pattern, &options)
-}
-
-/// A BSON regex; BSON stores both parts as C strings, so a NUL is refused.
-/// `BSONRegExp(pattern, options)`: BSON options as they are (i, l, m, s,
-/// u, x; sorted), for the ones a JavaScript literal cannot carry (js-bson's
-/// BSONRegExp rejects any other letter).
-fn bson_regexp(vals: &[Bson]) -> Result<Bson> {
-    let Some(Bson::String(pattern)) = vals.first() else {
-        return Err(Error::bad_value("BSONRegExp: the pattern must be a string"));
-    };
-    let options = match vals.get(1) {
-        None | Some(Bson::Null | Bson::Undefined) => String::new(),
-        Some(Bson::String(o)) => o.clone(),
-        Some(_) => return Err(Error::bad_value("BSONRegExp: the options must be a string")),
-    };
-    if let Some(c) = options.chars().find(|c| !"ilmsux".contains(*c)) {
-        return Err(Error::bad_value(format!(
-            "The regular expression option [{c}] is not supported"
-        )));
-    }
-    // Sorted and each once: the allowed letters, in order, that appear.
-    let sorted: String = "ilmsux".chars().filter(|c| options.contains(*c)).collect();
-    regex_value(pattern, &sorted)
-}
-
-pub(crate) fn regex_value(pattern: &str, options: &str) -> Result<Bson> {
-    let nul = || Error::bad_value("a regular expression cannot contain a null character");
-    Ok(Bson::RegularExpression(bson::Regex {
-        pattern: pattern.to_string().try_into().map_err(|_| nul())?,
-        options: options.to_string().try_into().map_err(|_| nul())?,
-    }))
-}
-
 /// `DBRef(collection, id[, db])` is stored as `{ $ref, $id[, $db] }`.
 fn dbref(vals: &[Bson]) -> Result<Bson> {
     let (Some(Bson::String(coll)), Some(id)) = (vals.first(), vals.get(1)) else {
@@ -512,6 +461,7 @@ fn dbref(vals: &[Bson]) -> Result<Bson> {
 mod tests {
     use super::*;
     use crate::shell::parser::parse_expression;
+    use crate::shell::regex::regex_value;
     use std::collections::HashMap;
 
     fn id() -> ObjectId {

@@ -4,7 +4,7 @@
 //!
 //! Regex-vs-division is decided as JavaScript does, by the previous token:
 //! after a value (`x`, `1`, `)`, `]`, `}`) a `/` divides, elsewhere it starts a
-//! regular expression literal.
+//! regular expression literal (scanned in `regex`).
 use crate::error::{Error, Result, Span};
 use std::borrow::Cow;
 
@@ -397,6 +397,16 @@ impl<'a> Lexer<'a> {
         Ok(Tok::Num(text))
     }
 
+    /// A string, template or regex literal cut off at `end` (by a line break
+    /// or the end of the text); lexing resumes there.
+    pub(super) fn unterminated(&mut self, what: &str, start: usize, end: usize) -> Error {
+        self.pos = end;
+        Error::syntax(
+            format!("unterminated {what} literal"),
+            Span::new(start, end),
+        )
+    }
+
     pub(super) fn ceil_char(&self, mut p: usize) -> usize {
         p = p.min(self.src.len());
         while !self.src.is_char_boundary(p) {
@@ -404,105 +414,6 @@ impl<'a> Lexer<'a> {
         }
         p
     }
-
-    /// `/pattern/flags`, with JavaScript's flags (d g i m s u v y). What
-    /// reaches the server is what mongosh's driver writes for a RegExp
-    /// ([`bson_regex_options`]).
-    fn regex(&mut self, start: usize) -> Result<Tok<'a>> {
-        let mut p = start + 1;
-        let mut in_class = false;
-        loop {
-            let Some(&b) = self.bytes.get(p) else {
-                self.pos = p;
-                return Err(Error::syntax(
-                    "unterminated regular expression literal",
-                    Span::new(start, p),
-                ));
-            };
-            match b {
-                b'\n' | b'\r' => {
-                    self.pos = p;
-                    return Err(Error::syntax(
-                        "unterminated regular expression literal",
-                        Span::new(start, p),
-                    ));
-                }
-                b'\\' => {
-                    p += 1;
-                    if matches!(self.bytes.get(p), Some(b'\n' | b'\r') | None) {
-                        continue;
-                    }
-                    p = self.ceil_char(p + 1);
-                }
-                b'[' => {
-                    in_class = true;
-                    p += 1;
-                }
-                b']' => {
-                    in_class = false;
-                    p += 1;
-                }
-                b'/' if !in_class => break,
-                _ => p += 1,
-            }
-        }
-        let pattern = &self.src[start + 1..p];
-        let flags_start = p + 1;
-        let mut q = flags_start;
-        while self
-            .bytes
-            .get(q)
-            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$')
-        {
-            q += 1;
-        }
-        self.pos = q;
-        let flags = &self.src[flags_start..q];
-        check_regex_flags(flags).map_err(|m| Error::syntax(m, Span::new(flags_start, q)))?;
-        if pattern.is_empty() {
-            return Err(Error::syntax(
-                "Unexpected token '/'",
-                Span::new(start, start + 1),
-            ));
-        }
-        Ok(Tok::Regex { pattern, flags })
-    }
-}
-
-/// Validate JavaScript regex flags: JavaScript's own (`/a/x` is a
-/// SyntaxError in mongosh), each at most once.
-pub fn check_regex_flags(flags: &str) -> std::result::Result<(), String> {
-    for (i, c) in flags.char_indices() {
-        if !"dgimsuvy".contains(c) {
-            return Err(format!("Invalid regular expression flags '{flags}'"));
-        }
-        if flags[..i].contains(c) {
-            return Err(format!(
-                "Invalid regular expression flags '{flags}': duplicate '{c}'"
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The BSON options mongosh's driver writes for a JavaScript RegExp: `i`
-/// for ignoreCase, `m` for multiline and `s` for *global* (js-bson's
-/// serializeRegExp: `if (value.global) ... 0x73; // s`); JavaScript's own
-/// `s` (dotAll) and the other flags are dropped. So `/a.b/g` matches across
-/// a newline and `/a.b/s` does not; `{$regex: "a.b", $options: "s"}` is the
-/// way to ask for dotAll.
-pub fn bson_regex_options(flags: &str) -> String {
-    let mut out = String::new();
-    if flags.contains('i') {
-        out.push('i');
-    }
-    if flags.contains('m') {
-        out.push('m');
-    }
-    if flags.contains('g') {
-        out.push('s');
-    }
-    out
 }
 
 #[cfg(test)]
@@ -589,9 +500,6 @@ b" 'it''s'"#;
         assert!(Lexer::new("/a/q").next_token().is_err());
         assert!(Lexer::new("/a/ii").next_token().is_err());
         assert!(Lexer::new("/a/x").next_token().is_err());
-        assert_eq!(bson_regex_options("gsmi"), "ims");
-        assert_eq!(bson_regex_options("s"), "");
-        assert_eq!(bson_regex_options("yudg"), "s");
     }
 
     #[test]

@@ -287,7 +287,7 @@ mod tests {
         // As mongosh's driver writes it: g becomes the s option.
         assert_eq!(
             val("/^123_/gi"),
-            ctors::regex_value("^123_", "is").expect("regex")
+            crate::shell::regex::regex_value("^123_", "is").expect("regex")
         );
     }
 

@@ -5,6 +5,7 @@ mod ctors;
 mod ctors_binary;
 pub mod dates;
 mod doc;
+mod expression;
 pub mod extjson;
 pub mod format;
 pub mod lexer;
@@ -13,6 +14,7 @@ pub mod lower;
 pub mod number;
 pub mod parser;
 mod plain;
+mod regex;
 mod strings;
 
 pub use ast::{Node, NodeKind, Property, Script, Stmt, StmtKind};

@@ -23,11 +23,7 @@ impl<'a> Lexer<'a> {
         out.push_str(&self.src[start + 1..p]);
         loop {
             let Some(&b) = self.bytes.get(p) else {
-                self.pos = p;
-                return Err(Error::syntax(
-                    "unterminated string literal",
-                    Span::new(start, p),
-                ));
+                return Err(self.unterminated("string", start, p));
             };
             match b {
                 _ if b == quote => {
@@ -35,11 +31,7 @@ impl<'a> Lexer<'a> {
                     return Ok(Cow::Owned(out));
                 }
                 b'\n' | b'\r' => {
-                    self.pos = p;
-                    return Err(Error::syntax(
-                        "unterminated string literal",
-                        Span::new(start, p),
-                    ));
+                    return Err(self.unterminated("string", start, p));
                 }
                 b'\\' => p = self.escape(p, &mut out)?,
                 _ => {
@@ -60,11 +52,7 @@ impl<'a> Lexer<'a> {
         let mut p = start + 1;
         loop {
             let Some(&b) = self.bytes.get(p) else {
-                self.pos = p;
-                return Err(Error::syntax(
-                    "unterminated template literal",
-                    Span::new(start, p),
-                ));
+                return Err(self.unterminated("template", start, p));
             };
             match b {
                 b'`' => {
@@ -103,11 +91,7 @@ impl<'a> Lexer<'a> {
     fn escape(&mut self, p: usize, out: &mut String) -> Result<usize> {
         let bytes = self.bytes;
         let Some(&e) = bytes.get(p + 1) else {
-            self.pos = p + 1;
-            return Err(Error::syntax(
-                "unterminated string literal",
-                Span::new(p, p + 1),
-            ));
+            return Err(self.unterminated("string", p, p + 1));
         };
         let simple = match e {
             b'n' => Some('\n'),

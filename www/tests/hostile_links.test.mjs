@@ -8,19 +8,18 @@
 // survives. Links are made with the real codec (the wasm export encode_link),
 // or, for states the codec would refuse, by deflating raw JSON; the codec's
 // own test checks a state crosses it as a plain object both ways.
-// Same setup as e2e.test.mjs (tools/serve.py on a free port).
+// The page's steps are page.mjs's; its own setup records requests and dialogs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { serve, launch } from './harness.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const www = join(here, '..');
-const artifacts = join(here, 'artifacts');
+import {
+  www, artifacts, screenshot as shot, replaceText, editorText, savedWork, runAndWait,
+} from './page.mjs';
 
 let site;
 let origin;
@@ -46,33 +45,6 @@ async function newPage() {
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   return page;
-}
-
-const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
-const runs = (page) => page.evaluate(() => Number(document.body.dataset.runs || 0));
-async function waitRuns(page, n) {
-  await page.waitForFunction((k) => Number(document.body.dataset.runs || 0) >= k, n, { timeout: 20_000 });
-}
-
-async function editorText(page, id) {
-  return page.evaluate((sel) => [...document.querySelectorAll(`${sel} .cm-line`)].map((l) => {
-    const copy = l.cloneNode(true);
-    for (const w of copy.querySelectorAll('.cm-error-note')) w.remove();
-    return copy.textContent;
-  }).join('\n'), `#${id}`);
-}
-
-async function replaceText(page, id, text) {
-  await page.click(`#${id} .cm-content`);
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
-}
-
-/** The autosaved state (debounced by 300 ms). */
-async function saved(page) {
-  await page.waitForTimeout(500);
-  return page.evaluate(() => JSON.parse(localStorage.getItem('mqlplay.state.v1')));
 }
 
 /** A `#v1…` fragment made by the real codec (the wasm export the page uses). */
@@ -331,9 +303,7 @@ async function pageWithMyText() {
   await page.waitForSelector('body[data-ready="true"]');
   await replaceText(page, 'db-editor', MY_DB);
   await replaceText(page, 'query-editor', MY_SCRIPT);
-  const n = await runs(page);
-  await page.click('#run');
-  await waitRuns(page, n + 1);
+  await runAndWait(page);
   assert.match(await page.textContent('#result'), /typed by hand/);
   return page;
 }
@@ -409,12 +379,10 @@ test('a trapped engine is replaced by a fresh one and every editor keeps its tex
   await shot(page, 'hostile-trapped-engine');
   // The fresh engine runs the next script.
   await replaceText(page, 'query-editor', MY_SCRIPT);
-  const n = await runs(page);
-  await page.click('#run');
-  await waitRuns(page, n + 1);
+  await runAndWait(page);
   assert.match(await page.textContent('#result'), /typed by hand/);
   // Autosave kept everything: a reload shows the same text.
-  assert.equal((await saved(page)).db, MY_DB);
+  assert.equal((await savedWork(page)).db, MY_DB);
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
   await assertMyText(page, 'reload after a trap');

@@ -1,72 +1,29 @@
 // Browser tests of the aggregation workbench and the result views (issue 26):
 // plain messages, nothing stale, field-level diffs, stage by stage ($facet,
 // $lookup sub-pipelines, pipeline updates), run at the cursor, exact copy and
-// download, links over autosaved work and links opened beside it. Same setup as
-// e2e.test.mjs; screenshots go to tests/artifacts/ (workbench-*.png).
-import { test, before, after } from 'node:test';
+// download, links over autosaved work and links opened beside it. The setup is
+// page.mjs's; screenshots go to tests/artifacts/ (workbench-*.png).
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
-import { serve, launch } from './harness.mjs';
+import {
+  pageSession, newPage, screenshot, runs, waitRuns, replaceText, editorText, savedWork, runAndWait, runWith,
+  clipboardAfter, downloaded,
+} from './page.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const www = join(here, '..');
-const artifacts = join(here, 'artifacts');
-
-let site;
-let origin;
-let context;
-let browser;
-const problems = [];
-
-async function newPage() {
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  return page;
-}
-
-const shot = (page, name) => page.screenshot({ path: join(artifacts, `workbench-${name}.png`) });
-const runs = (page) => page.evaluate(() => Number(document.body.dataset.runs || 0));
-async function waitRuns(page, n) {
-  await page.waitForFunction((k) => Number(document.body.dataset.runs || 0) >= k, n, { timeout: 20_000 });
-}
+const session = pageSession('mqlplay-workbench-', { viewport: { width: 1366, height: 768 } }, { clipboard: true });
+const shot = (page, name) => screenshot(page, `workbench-${name}`);
 const stageRuns = (page) => page.evaluate(() => Number(document.body.dataset.stageRuns || 0));
 async function waitStageRuns(page, n) {
   await page.waitForFunction((k) => Number(document.body.dataset.stageRuns || 0) >= k, n, { timeout: 20_000 });
 }
 
-async function editorText(page, id) {
-  return page.evaluate((sel) => [...document.querySelectorAll(`${sel} .cm-line`)].map((l) => {
-    const copy = l.cloneNode(true);
-    for (const w of copy.querySelectorAll('.cm-error-note')) w.remove();
-    return copy.textContent;
-  }).join('\n'), `#${id}`);
-}
-
-async function replaceText(page, id, text) {
-  await page.click(`#${id} .cm-content`);
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
-}
-
 /** A fresh page with `db` and `script` typed in and run. */
 async function pageWith(db, script) {
-  const page = await newPage();
-  await page.goto(`${origin}/`);
+  const page = await newPage(session);
+  await page.goto(`${session.origin}/`);
   await page.waitForSelector('body[data-ready="true"]');
-  await page.click('[data-view="shell"]'); // the view is autosaved: an earlier test may have left another
-  await replaceText(page, 'db-editor', db);
-  await replaceText(page, 'query-editor', script);
-  const n = await runs(page);
-  await page.click('#run');
-  await waitRuns(page, n + 1);
+  await runWith(page, db, script);
   return page;
 }
 
@@ -79,20 +36,6 @@ const TRADES = `db = { trades: [
   { _id: 4, ticker: "MSFT", qty: 15, price: 410.2 }
 ] }`;
 
-before(async () => {
-  mkdirSync(artifacts, { recursive: true });
-  site = await serve(www);
-  origin = site.origin;
-  browser = await launch(chromium, 'mqlplay-workbench-', { viewport: { width: 1366, height: 768 }, colorScheme: 'light' });
-  context = browser.context;
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-});
-
-after(async () => {
-  await browser?.close();
-  site?.stop();
-});
-
 test('messages: unsupported names, the Database pane, a count\'s documents, a broken link', async () => {
   const page = await pageWith(TRADES, 'db.trades.countDocuments({ ticker: "MDB" })\ndb.trades.renameCollection("deals")');
   const work = await page.textContent('#result .result .work-line');
@@ -100,17 +43,13 @@ test('messages: unsupported names, the Database pane, a count\'s documents, a br
   const error = await page.textContent('#result .error');
   assert.match(error, /\(CommandNotSupported\) the collection method renameCollection\(\) is not supported/, error);
   for (const [script, name] of [['print("hi")', 'print'], ['sleep(10)', 'sleep']]) {
-    const n = await runs(page);
     await replaceText(page, 'query-editor', script);
-    await page.click('#run');
-    await waitRuns(page, n + 1);
+    await runAndWait(page);
     assert.match(await page.textContent('#result .error'), new RegExp(`CommandNotSupported.*${name}\\(\\)`));
   }
   // A duplicate _id in the Database pane says where it comes from.
-  const n = await runs(page);
   await replaceText(page, 'db-editor', 'db = { t: [ { _id: 1 }, { _id: 1 } ] }');
-  await page.click('#run');
-  await waitRuns(page, n + 1);
+  await runAndWait(page);
   assert.match(await page.textContent('#result .error'), /^.*Database pane.*DuplicateKey/s);
   await shot(page, 'database-pane-error');
   // A link mangled in transit: plain words, no decoder internals.
@@ -153,9 +92,7 @@ test('nothing stale: an edit dims the result; a late error comes into view; its 
   await page.keyboard.press('ControlOrMeta+End');
   await page.keyboard.type('\n');
   await page.waitForSelector('#stale-note:not([hidden])');
-  const n = await runs(page);
-  await page.click('#run');
-  await waitRuns(page, n + 1);
+  await runAndWait(page);
   assert.equal(await page.isVisible('#stale-note'), false, 'a new run is current');
   await page.close();
 });
@@ -306,18 +243,6 @@ const TYPED = `db = { trades: [
     at: ISODate("2024-01-02T03:04:05.678Z"), b: BinData(4, "AAECAw==") }
 ], other: [ { _id: "o", when: ISODate("1969-12-31T23:59:59Z") } ] }`;
 
-async function clipboardAfter(page, click) {
-  await page.evaluate(() => { document.getElementById('status').textContent = ''; });
-  await page.click(click);
-  await page.waitForFunction(() => /Copied/.test(document.getElementById('status').textContent));
-  return page.evaluate(() => navigator.clipboard.readText());
-}
-
-async function downloaded(page, click) {
-  const [d] = await Promise.all([page.waitForEvent('download'), page.click(click)]);
-  return { name: d.suggestedFilename(), text: readFileSync(await d.path(), 'utf8') };
-}
-
 test('copy and download exactly: canonical Extended JSON or shell form, every collection', async () => {
   const page = await pageWith(TYPED, 'db.trades.find()\ndb.trades.insertOne({ _id: 7, q: NumberInt(3) })');
   const first = '#result .result:nth-of-type(1)';
@@ -357,23 +282,15 @@ test('copy and download exactly: canonical Extended JSON or shell form, every co
   // The shell form reads back to the same documents: run it as a Database text.
   await replaceText(page, 'db-editor', `db = { back: ${shell} }`);
   await replaceText(page, 'query-editor', 'db.back.find()');
-  const n = await runs(page);
-  await page.click('#run');
-  await waitRuns(page, n + 1);
+  await runAndWait(page);
   const back = await downloaded(page, '#result .all-collection[data-collection="back"] .result-tool:has-text("Download")');
   assert.equal(back.text, trades.text);
   await page.close();
 });
 
-/** The autosaved work (the saved slot, not a tab's copy), after the debounce. */
-async function savedWork(page) {
-  await page.waitForTimeout(500);
-  return page.evaluate(() => JSON.parse(localStorage.getItem('mqlplay.state.v1')));
-}
-
 test('a link over typed work asks first; the address bar keeps the link until an edit', async () => {
   const page = await pageWith('db = { mine: [ { _id: 1 } ] }', 'db.mine.find()');
-  const url = `${origin}/#${link({ db: 'db = { theirs: [ { _id: 2 } ] }', script: 'db.theirs.find()' })}`;
+  const url = `${session.origin}/#${link({ db: 'db = { theirs: [ { _id: 2 } ] }', script: 'db.theirs.find()' })}`;
   await page.evaluate((u) => { location.href = u; }, url);
   await page.waitForSelector('#link-dialog[open]');
   await shot(page, 'link-prompt');
@@ -406,8 +323,8 @@ test('open beside: a link in another tab works on its own copy; neither tab over
   const mine = await pageWith('db = { mine: [ { _id: 1 } ] }', 'db.mine.find()');
   assert.equal((await savedWork(mine)).script, 'db.mine.find()');
   // The link opens in a second tab, over the typed work saved in this browser.
-  const url = `${origin}/#${link({ db: 'db = { theirs: [ { _id: 2 } ] }', script: 'db.theirs.find()' })}`;
-  const theirs = await newPage();
+  const url = `${session.origin}/#${link({ db: 'db = { theirs: [ { _id: 2 } ] }', script: 'db.theirs.find()' })}`;
+  const theirs = await newPage(session);
   await theirs.goto(url);
   await theirs.waitForSelector('#link-dialog[open]');
   assert.deepEqual(await theirs.$$eval('#link-dialog [data-choice]', (els) => els.map((e) => e.textContent)),
@@ -456,8 +373,8 @@ test('open beside: a link in another tab works on its own copy; neither tab over
 });
 
 test('templates: blank, explain with createIndex, $facet, $setWindowFields, $bucket, $graphLookup', async () => {
-  const page = await newPage();
-  await page.goto(`${origin}/`);
+  const page = await newPage(session);
+  await page.goto(`${session.origin}/`);
   await page.waitForSelector('body[data-ready="true"]');
   for (const [id, expect] of [
     ['blank', /name: 'first'/],
@@ -480,5 +397,5 @@ test('templates: blank, explain with createIndex, $facet, $setWindowFields, $buc
 });
 
 test('nothing was logged', () => {
-  assert.deepEqual(problems, []);
+  assert.deepEqual(session.problems, []);
 });

@@ -3,16 +3,14 @@
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/setWindowFields/
 use super::bounds::{TimeUnit, Window};
 use super::calculus::{derivative, integral};
+use super::exp_moving_avg::ExpMovingAvg;
+use super::shift::Shift;
 use crate::aggregate::accumulators::Accumulator;
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::sum::count_value;
 use crate::expr::{CompileCtx, Scope};
 use crate::query::sort::SortSpec;
-use crate::value::numeric::{
-    dec_bson, dec_to_f64, f64_to_dec, f64_to_dec15, is_number, round_sig, to_dec, to_f64, Dec,
-    DEC_DIGITS,
-};
 use bson::{Bson, Document};
 use std::cmp::Ordering;
 
@@ -23,11 +21,7 @@ pub enum Func {
     Rank,
     DenseRank,
     DocumentNumber,
-    Shift {
-        output: Operand,
-        by: i64,
-        default: Bson,
-    },
+    Shift(Shift),
     Derivative {
         input: Operand,
         unit: Option<i64>,
@@ -38,11 +32,7 @@ pub enum Func {
         unit: Option<i64>,
         window: Window,
     },
-    ExpMovingAvg {
-        input: Operand,
-        /// Decimal128, as the server computes (accumulator_exp_moving_avg.cpp).
-        alpha: bigdecimal::BigDecimal,
-    },
+    ExpMovingAvg(ExpMovingAvg),
     LinearFill(Operand),
     Locf(Operand),
     /// `$covariancePop` / `$covarianceSamp` of `[x, y]`.
@@ -58,6 +48,14 @@ pub enum Func {
 pub struct SortInfo {
     pub fields: Option<usize>,
     pub ascending: bool,
+}
+
+/// A function's argument that must be an object, or FailedToParse with `message`.
+pub(super) fn object_arg<'a>(arg: &'a Bson, message: &str) -> Result<&'a Document> {
+    match arg {
+        Bson::Document(o) => Ok(o),
+        _ => Err(Error::failed_to_parse(message)),
+    }
 }
 
 const NEEDS_SORT: &str =
@@ -145,14 +143,6 @@ impl Func {
             }
             Ok(())
         };
-        let object = |what: &str| -> Result<&Document> {
-            match arg {
-                Bson::Document(o) => Ok(o),
-                _ => Err(Error::failed_to_parse(format!(
-                    "{what} must have exactly one argument that is an object"
-                ))),
-            }
-        };
         Ok(match name.as_str() {
             "$rank" | "$denseRank" | "$documentNumber" => {
                 if !matches!(arg, Bson::Document(o) if o.is_empty()) {
@@ -168,61 +158,7 @@ impl Func {
                     _ => Func::DocumentNumber,
                 }
             }
-            "$shift" => {
-                let Bson::Document(o) = arg else {
-                    return Err(Error::failed_to_parse(
-                        "Argument to $shift must be an object",
-                    ));
-                };
-                let mut output = None;
-                let mut by = None;
-                let mut default = Bson::Null;
-                for (k, v) in o {
-                    match k.as_str() {
-                        "output" => output = Some(Operand::compile(v, ctx)?),
-                        "by" => {
-                            by = Some(
-                                crate::value::numeric::to_i64_exact(v)
-                                    .filter(|n| is_number(v) && i32::try_from(*n).is_ok())
-                                    .ok_or_else(|| {
-                                        Error::failed_to_parse(format!(
-                                        "'$shift:by' field must be an integer, but found  by: {}",
-                                        crate::text::shell::inline(v)
-                                    ))
-                                    })?,
-                            )
-                        }
-                        "default" => {
-                            let op = Operand::compile(v, ctx)?;
-                            let folded = match &op {
-                                Operand::Const(c) => Some(c.clone()),
-                                Operand::Expr(e) => e.fold_constant()?,
-                                _ => None,
-                            };
-                            default = folded.ok_or_else(|| {
-                                Error::failed_to_parse(
-                                    "'$shift:default' expression must yield a constant value.",
-                                )
-                            })?;
-                        }
-                        _ => return Err(Error::failed_to_parse("Unknown argument in $shift")),
-                    }
-                }
-                let output = output.ok_or_else(|| {
-                    Error::failed_to_parse("$shift requires an 'output' expression.")
-                })?;
-                let by = by.ok_or_else(|| {
-                    Error::failed_to_parse("$shift requires 'by' as an integer value.")
-                })?;
-                if sort.fields.is_none() {
-                    return Err(Error::failed_to_parse("'$shift' requires a sortBy"));
-                }
-                Func::Shift {
-                    output,
-                    by,
-                    default,
-                }
-            }
+            "$shift" => Func::Shift(Shift::compile(arg, sort, ctx)?),
             "$derivative" | "$integral" => {
                 let Bson::Document(o) = arg else {
                     return Err(Error::failed_to_parse(format!(
@@ -275,64 +211,7 @@ impl Func {
                     }
                 }
             }
-            "$expMovingAvg" => {
-                let o = object("$expMovingAvg")?;
-                if o.len() != 2 || !o.contains_key("input") {
-                    return Err(Error::failed_to_parse(
-                        "$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field",
-                    ));
-                }
-                if sort.fields.is_none() {
-                    return Err(Error::failed_to_parse(
-                        "$expMovingAvg requires an explicit 'sortBy'",
-                    ));
-                }
-                let input = Operand::compile(o.get("input").unwrap_or(&Bson::Null), ctx)?;
-                let alpha = if let Some(n) = o.get("N") {
-                    let Some(f) = to_f64(n).filter(|_| is_number(n)) else {
-                        return Err(Error::failed_to_parse(
-                            "'N' field must be an integer, but found type",
-                        ));
-                    };
-                    if f.fract() != 0.0 {
-                        return Err(Error::failed_to_parse(format!(
-                            "'N' field must be an integer, but found  N: {}. To use a non-integer, use the 'alpha' argument instead",
-                            crate::text::shell::inline(n)
-                        )));
-                    }
-                    if f <= 0.0 {
-                        return Err(Error::failed_to_parse(format!(
-                            "'N' must be greater than zero. Got {f}"
-                        )));
-                    }
-                    // Decimal128(2).divide(Decimal128(N + 1)), 34 digits.
-                    round_sig(
-                        &(bigdecimal::BigDecimal::from(2)
-                            / bigdecimal::BigDecimal::from(f as i64 + 1)),
-                        DEC_DIGITS,
-                    )
-                } else if let Some(a) = o.get("alpha") {
-                    let Some(f) = to_f64(a).filter(|_| is_number(a)) else {
-                        return Err(Error::failed_to_parse("'alpha' must be a number"));
-                    };
-                    if !(f > 0.0 && f < 1.0) {
-                        return Err(Error::failed_to_parse(format!(
-                            "'alpha' must be between 0 and 1 (exclusive), found alpha: {}",
-                            crate::text::shell::inline(a)
-                        )));
-                    }
-                    // BSONElement::numberDecimal(): a double to 15 digits.
-                    match a {
-                        Bson::Double(x) => dec_finite(f64_to_dec15(*x)),
-                        other => dec_finite(to_dec(other).unwrap_or(Dec::NaN)),
-                    }
-                } else {
-                    return Err(Error::failed_to_parse(
-                        "Got unrecognized field in $expMovingAvg$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field",
-                    ));
-                };
-                Func::ExpMovingAvg { input, alpha }
-            }
+            "$expMovingAvg" => Func::ExpMovingAvg(ExpMovingAvg::compile(arg, sort, ctx)?),
             "$linearFill" => {
                 single_sort("$linearFill")?;
                 Func::LinearFill(Operand::compile(arg, ctx)?)
@@ -438,89 +317,28 @@ impl Func {
                     })));
                 }
             }
-            Func::Shift {
-                output,
-                by,
-                default,
-            } => {
-                for i in 0..n {
-                    let j = i as i64 + by;
-                    // A missing output in the shifted document also gives the
-                    // default (server jstests setWindowFields/shift.js).
-                    let v = match usize::try_from(j).ok().and_then(|j| docs.get(j)) {
-                        Some(d) => output.eval_owned(d, scope)?,
-                        None => None,
-                    };
-                    let v = v.unwrap_or_else(|| default.clone());
-                    out.push(Some(v));
-                }
-            }
+            Func::Shift(shift) => out = shift.values(docs, scope)?,
             Func::Derivative {
                 input,
                 unit,
                 window,
             } => {
-                for i in 0..n {
-                    let v = match window.span(i, n, keys)? {
-                        Some((lo, hi)) => derivative(
-                            input, *unit, docs[lo], docs[hi], &keys[lo], &keys[hi], scope,
-                        )?,
-                        None => Bson::Null,
-                    };
-                    out.push(Some(v));
-                }
+                out = per_window(window, n, keys, Bson::Null, |lo, hi| {
+                    derivative(
+                        input, *unit, docs[lo], docs[hi], &keys[lo], &keys[hi], scope,
+                    )
+                })?;
             }
             Func::Integral {
                 input,
                 unit,
                 window,
             } => {
-                for i in 0..n {
-                    let v = match window.span(i, n, keys)? {
-                        Some((lo, hi)) => {
-                            integral(input, *unit, &docs[lo..=hi], &keys[lo..=hi], scope)?
-                        }
-                        None => Bson::Null,
-                    };
-                    out.push(Some(v));
-                }
+                out = per_window(window, n, keys, Bson::Null, |lo, hi| {
+                    integral(input, *unit, &docs[lo..=hi], &keys[lo..=hi], scope)
+                })?;
             }
-            Func::ExpMovingAvg { input, alpha } => {
-                // Decimal128 arithmetic (34 digits), a double result unless a
-                // decimal was seen so far (accumulator_exp_moving_avg.cpp).
-                let rest = round_sig(&(bigdecimal::BigDecimal::from(1) - alpha), DEC_DIGITS);
-                let alpha_f = dec_to_f64(&Dec::Finite(alpha.clone()));
-                let mut cur: Option<Dec> = None;
-                let mut dec = false;
-                for d in docs {
-                    let v = input.eval(d, scope)?;
-                    if let Some(x) = v.as_deref().filter(|x| is_number(x)) {
-                        dec |= matches!(x, Bson::Decimal128(_));
-                        // coerceToDecimal: a double to 15 digits.
-                        let x = match x {
-                            Bson::Double(f) => f64_to_dec15(*f),
-                            other => to_dec(other).unwrap_or(Dec::NaN),
-                        };
-                        cur = Some(match (cur.take(), x) {
-                            (None, x) => x,
-                            (Some(Dec::Finite(c)), Dec::Finite(x)) => {
-                                let a = round_sig(&(x * alpha), DEC_DIGITS);
-                                let b = round_sig(&(c * &rest), DEC_DIGITS);
-                                Dec::Finite(round_sig(&(a + b), DEC_DIGITS))
-                            }
-                            // NaN and infinities: double arithmetic gives the same class.
-                            (Some(c), x) => f64_to_dec(
-                                dec_to_f64(&x) * alpha_f + dec_to_f64(&c) * (1.0 - alpha_f),
-                            ),
-                        });
-                    }
-                    out.push(Some(match &cur {
-                        None => Bson::Null,
-                        Some(c) if dec => dec_bson(c),
-                        Some(c) => Bson::Double(dec_to_f64(c)),
-                    }));
-                }
-            }
+            Func::ExpMovingAvg(ema) => out = ema.values(docs, scope)?,
             Func::Locf(op) => {
                 let mut last = Bson::Null;
                 for d in docs {
@@ -548,15 +366,13 @@ impl Func {
                     fill(&mut out, n, v)?;
                     return Ok(out);
                 }
-                for i in 0..n {
-                    let v = match window.span(i, n, keys)? {
-                        Some((lo, hi)) => {
-                            super::covariance::covariance(pairs[lo..=hi].iter().flatten(), *samp)
-                        }
-                        None => super::covariance::covariance(std::iter::empty(), *samp),
-                    };
-                    out.push(Some(v));
-                }
+                let empty = super::covariance::covariance(std::iter::empty(), *samp);
+                out = per_window(window, n, keys, empty, |lo, hi| {
+                    Ok(super::covariance::covariance(
+                        pairs[lo..=hi].iter().flatten(),
+                        *samp,
+                    ))
+                })?;
             }
             Func::LinearFill(op) => {
                 let vals: Vec<Option<Bson>> = docs
@@ -598,12 +414,23 @@ impl Func {
     }
 }
 
-/// A finite decimal, or zero (callers have checked the value is a number in range).
-fn dec_finite(d: Dec) -> bigdecimal::BigDecimal {
-    match d {
-        Dec::Finite(b) => b,
-        _ => bigdecimal::BigDecimal::from(0),
-    }
+/// One value per document of `n`: `of(lo, hi)` over the documents of its
+/// window, `empty` where the window holds none.
+fn per_window(
+    window: &Window,
+    n: usize,
+    keys: &[Option<Bson>],
+    empty: Bson,
+    mut of: impl FnMut(usize, usize) -> Result<Bson>,
+) -> Result<Vec<Option<Bson>>> {
+    (0..n)
+        .map(|i| {
+            Ok(Some(match window.span(i, n, keys)? {
+                Some((lo, hi)) => of(lo, hi)?,
+                None => empty.clone(),
+            }))
+        })
+        .collect()
 }
 
 /// `n` copies of one value: one per document of the partition (a `$push`

@@ -5,8 +5,10 @@
 pub mod bounds;
 mod calculus;
 mod covariance;
+mod exp_moving_avg;
 mod fill;
 pub mod functions;
+mod shift;
 
 use crate::aggregate::operand::Operand;
 use crate::aggregate::path::FieldPath;

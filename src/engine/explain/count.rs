@@ -2,7 +2,7 @@
 //! COUNT_SCAN or RECORD_STORE_FAST_COUNT; the page's work line of a count.
 use super::super::read::{CountArgs, CountRun};
 use super::super::{Call, Database, Method, Session};
-use super::{execute, rejected, wrap};
+use super::{execute_all, rejected, wrap};
 use crate::error::Result;
 use crate::index::explain::{access, index_fields, num, parsed_query, stage, Counters, Verbosity};
 use crate::index::plan::{ranges, Executed};
@@ -22,15 +22,7 @@ pub(crate) fn of_count(session: &Session, coll: &str, run: CountRun) -> Bson {
 pub(super) fn count(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<Bson> {
     // The same arguments, with the same checks, as the count itself.
     let (_, args) = CountArgs::decode(call, Method::Count)?;
-    let c = session.db.collection(coll);
-    let (docs, ran) = execute(
-        c,
-        &args.filter_doc,
-        None,
-        args.hint.as_ref(),
-        &session.run,
-        usize::MAX,
-    )?;
+    let (docs, ran) = execute_all(session, coll, &args.filter_doc, args.hint.as_ref())?;
     let counted = CountRun {
         ran,
         matched: docs.len(),

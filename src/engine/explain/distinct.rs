@@ -2,7 +2,7 @@
 //! page's work line of a distinct.
 use super::super::read::DistinctArgs;
 use super::super::{Call, Database, Session};
-use super::{execute, rejected, wrap};
+use super::{execute_all, rejected, wrap};
 use crate::error::Result;
 use crate::index::explain::{access, parsed_query, stage, Counters, Verbosity};
 use crate::index::plan::Executed;
@@ -31,15 +31,7 @@ pub(crate) fn of_distinct(
 pub(super) fn distinct(session: &Session, coll: &str, call: &Call, v: Verbosity) -> Result<Bson> {
     // The same arguments, with the same checks, as the distinct itself.
     let (_, args) = DistinctArgs::decode(call)?;
-    let c = session.db.collection(coll);
-    let (_, ran) = execute(
-        c,
-        &args.filter_doc,
-        None,
-        args.hint.as_ref(),
-        &session.run,
-        usize::MAX,
-    )?;
+    let (_, ran) = execute_all(session, coll, &args.filter_doc, args.hint.as_ref())?;
     Ok(distinct_explained(
         session,
         coll,

@@ -94,44 +94,24 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
     out.map_err(|e| e.at(method.span))
 }
 
+/// How a filter is compiled: `Filter::compile` for a count's, a distinct's or a
+/// pipeline's (`$near` refused), `Filter::compile_find` for a write's (`$near`
+/// runs: the documents within its distances, nearest first).
+type CompileFilter = fn(&Document, &CompileCtx) -> Result<Filter>;
+
 /// Plan and run a filter: the matching documents (at most `max`) and the work done.
 fn execute<'c>(
     c: Option<&'c Collection>,
     filter_doc: &Document,
+    compile: CompileFilter,
     sort: Option<&SortSpec>,
     hint: Option<&Bson>,
     run: &RunCtx,
     max: usize,
 ) -> Result<(Vec<&'c Document>, Executed)> {
-    let filter = Filter::compile(filter_doc, &CompileCtx::default())?;
+    let filter = compile(filter_doc, &CompileCtx::default())?;
     let filter = crate::index::text::bind(&filter, Some(filter_doc), c)?;
-    execute_filter(c, &filter, sort, hint, run, max)
-}
-
-/// `execute` for a write's filter, where `$near` runs: the documents within
-/// its distances, nearest first.
-fn execute_write<'c>(
-    c: Option<&'c Collection>,
-    filter_doc: &Document,
-    sort: Option<&SortSpec>,
-    hint: Option<&Bson>,
-    run: &RunCtx,
-    max: usize,
-) -> Result<(Vec<&'c Document>, Executed)> {
-    let filter = Filter::compile_find(filter_doc, &CompileCtx::default())?;
-    let filter = crate::index::text::bind(&filter, Some(filter_doc), c)?;
-    execute_filter(c, &filter, sort, hint, run, max)
-}
-
-fn execute_filter<'c>(
-    c: Option<&'c Collection>,
-    filter: &Filter,
-    sort: Option<&SortSpec>,
-    hint: Option<&Bson>,
-    run: &RunCtx,
-    max: usize,
-) -> Result<(Vec<&'c Document>, Executed)> {
-    let plan = plan(c, filter, sort, hint)?;
+    let plan = plan(c, &filter, sort, hint)?;
     let near = match (filter.near(), c) {
         (Some((path, q)), Some(c)) => {
             crate::aggregate::stages::geo_near::near_index(c, path.dotted(), q)?;
@@ -172,6 +152,25 @@ fn execute_filter<'c>(
             matched: n,
         },
     ))
+}
+
+/// A count's or a distinct's filter run to the end (no sort, no limit).
+fn execute_all<'c>(
+    session: &'c Session,
+    coll: &str,
+    filter_doc: &Document,
+    hint: Option<&Bson>,
+) -> Result<(Vec<&'c Document>, Executed)> {
+    let c = session.db.collection(coll);
+    execute(
+        c,
+        filter_doc,
+        Filter::compile,
+        None,
+        hint,
+        &session.run,
+        usize::MAX,
+    )
 }
 
 /// The explain document around a winning plan (and its execution).

@@ -10,6 +10,7 @@ use crate::index::explain::{
 };
 use crate::index::plan::Access;
 use crate::query::sort::SortSpec;
+use crate::query::Filter;
 use bson::{doc, Bson, Document};
 
 /// The pipeline's leading `$match`es and `$sort`/`$skip`/`$limit`/`$project`
@@ -77,6 +78,7 @@ pub fn aggregate(
     let (docs, ran) = execute(
         c,
         &filter_doc,
+        Filter::compile,
         sort_spec.as_ref(),
         hint,
         &session.run,

@@ -1,13 +1,14 @@
 //! explain() of the update and delete methods.
 use super::super::write::{DeleteArgs, FindModifyArgs, UpdateArgs};
 use super::super::{Call, Database, Method, Session};
-use super::{execute_write, rejected, wrap};
+use super::{execute, rejected, wrap};
 use crate::error::Result;
 use crate::expr::{CompileCtx, Scope};
 use crate::index::explain::{
     express, find_tree, num, parsed_query, stage, Counters, FindShape, Verbosity,
 };
 use crate::query::sort::SortSpec;
+use crate::query::Filter;
 use crate::update::Update;
 use bson::{doc, Bson, Document};
 
@@ -53,9 +54,10 @@ pub(super) fn write(
     } else {
         1
     };
-    let (docs, ran) = execute_write(
+    let (docs, ran) = execute(
         c,
         filter_doc,
+        Filter::compile_find,
         sort.as_ref(),
         opts.hint.as_ref(),
         &session.run,
