@@ -2,7 +2,7 @@
 // share links, autosave, templates, theme and dialogs together.
 import { createEditor, getText, setText, showError, clearError, showCheck, relabelEditor } from './editors.js';
 import { Assistant, docsCard } from './assist.js';
-import { getRunner, takeEarlyRun, loadEngine, format, encodeLink, decodeLink, statementsOf, knownTimeZone, TIME_LIMIT_MS } from './engine.js';
+import { getRunner, takeEarlyRun, loadEngine, format, encodeLink, decodeLink, statementsOf, TIME_LIMIT_MS } from './engine.js';
 import { state, restoreSaved, saveState, runJob, isLink, VIEWS, onCopy, useCopy, adoptCopy, slotKey } from './state.js';
 import { renderRun, renderMessage, errorText, statementOf, el } from './results.js';
 import { resultFrom, checkStale } from './stale.js';
@@ -11,12 +11,12 @@ import { stagesController } from './stages.js';
 import { resultTools, collectionTool, allCollections } from './export.js';
 import { setupCursorRun, statementAt, TEXT as CURSOR_TEXT } from './cursor_run.js';
 import { askReplace, differs, dropLinkFromAddress, copyNote, TEXT as LINK_TEXT } from './links.js';
-import { TEMPLATES, withComments } from './templates.js';
+import { showSettings, setupSettings, showView, setupViews, applyTheme, setupTheme } from './settings.js';
+import { setupTemplates, relabelTemplates } from './templates_menu.js';
 import { setupLayout } from './layout.js';
 import { setupTutorials } from '../tutorials/tutorials.js';
-import { t, raw, num, language, onLanguage, setupPicker, startLanguage, setLinkLanguage, languageOf, engineMessage } from './i18n.js';
+import { t, num, language, onLanguage, setupPicker, startLanguage, setLinkLanguage, languageOf, engineMessage } from './i18n.js';
 
-const THEME = 'mqlplay.theme';
 const LINK_WARN_BYTES = 8000;
 const $ = (id) => document.getElementById(id);
 
@@ -412,181 +412,13 @@ function banner(text) {
   $('banner-text').textContent = text ?? '';
 }
 
-// ---- settings, view, theme -------------------------------------------------------
-
-function isoOf(ms) {
-  const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? String(ms) : d.toISOString();
-}
-
-function showSettings() {
-  if (document.activeElement !== $('now')) $('now').value = isoOf(state.now);
-  $('now').removeAttribute('aria-invalid');
-  $('live-now').checked = state.liveNow;
-  if (document.activeElement !== $('seed')) $('seed').value = String(state.seed);
-  if (document.activeElement !== $('tz')) $('tz').value = state.tz;
-  const summary = t(state.liveNow ? 'settings.summaryLive' : 'settings.summary', { now: isoOf(state.now), seed: state.seed });
-  $('settings-summary').textContent = state.tz ? `${summary} · ${t('settings.summaryTz', { tz: state.tz })}` : summary;
-}
-
-function setupSettings() {
-  $('now').addEventListener('change', () => {
-    const ms = Date.parse($('now').value.trim());
-    if (Number.isNaN(ms)) {
-      $('now').setAttribute('aria-invalid', 'true');
-      status(t('settings.badNow'));
-      return;
-    }
-    state.now = ms;
-    state.liveNow = false;
-    showSettings();
-    save();
-  });
-  $('live-now').addEventListener('change', () => {
-    state.liveNow = $('live-now').checked;
-    if (state.liveNow) state.now = Date.now();
-    showSettings();
-    save();
-  });
-  $('seed').addEventListener('change', () => {
-    const n = Number($('seed').value);
-    if (!Number.isSafeInteger(n) || n < 0) {
-      $('seed').setAttribute('aria-invalid', 'true');
-      status(t('settings.badSeed'));
-      return;
-    }
-    $('seed').removeAttribute('aria-invalid');
-    state.seed = n;
-    showSettings();
-    save();
-  });
-  $('tz').addEventListener('change', async () => {
-    const name = $('tz').value.trim();
-    if (!await knownTimeZone(name)) {
-      $('tz').setAttribute('aria-invalid', 'true');
-      status(t('settings.badTz'));
-      return;
-    }
-    $('tz').removeAttribute('aria-invalid');
-    state.tz = name;
-    showSettings();
-    save();
-  });
-}
-
-function showView() {
-  for (const b of document.querySelectorAll('[data-view]')) {
-    b.setAttribute('aria-pressed', String(b.dataset.view === state.view));
-  }
-}
-
-function setupViews() {
-  for (const b of document.querySelectorAll('[data-view]')) {
-    b.addEventListener('click', () => {
-      state.view = b.dataset.view;
-      showView();
-      render();
-      save();
-    });
-  }
-  showView();
-}
-
-function systemDark() {
-  return window.matchMedia('(prefers-color-scheme: dark)').matches;
-}
-
-function applyTheme() {
-  const chosen = localStorage.getItem(THEME);
-  const dark = chosen ? chosen === 'dark' : systemDark();
-  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
-  $('theme').setAttribute('aria-label', t(dark ? 'theme.toLight' : 'theme.toDark'));
-  $('theme').title = t(dark ? 'theme.light' : 'theme.dark');
-}
-
-function setupTheme() {
-  applyTheme();
-  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', applyTheme);
-  $('theme').addEventListener('click', () => {
-    const dark = document.documentElement.dataset.theme === 'dark';
-    // Choosing the system's own theme goes back to following the system.
-    if (!dark === systemDark()) localStorage.removeItem(THEME);
-    else localStorage.setItem(THEME, dark ? 'light' : 'dark');
-    applyTheme();
-  });
-}
-
-// ---- templates menu ------------------------------------------------------------
-
-const templateName = (tpl) => t(`template.${tpl.id}`);
-/** A template's pane with its comments in the page's language (keys `template.<id>.<pane>.<n>`). */
-const templateText = (tpl, pane) => withComments(tpl[pane], (n) => {
-  const key = `template.${tpl.id}.${pane}.${n}`;
-  return raw(key) === key ? null : raw(key);
-});
-
-function setupTemplates() {
-  const button = $('templates');
-  const menu = $('templates-menu');
-  for (const tpl of TEMPLATES) {
-    const li = document.createElement('li');
-    li.setAttribute('role', 'none');
-    const item = document.createElement('button');
-    item.type = 'button';
-    item.setAttribute('role', 'menuitem');
-    item.dataset.template = tpl.id;
-    item.textContent = templateName(tpl);
-    item.addEventListener('click', () => {
-      close();
-      setEditors(templateText(tpl, 'db'), templateText(tpl, 'script'));
-      state.tutorial = null;
-      state.step = null;
-      save();
-      run();
-    });
-    li.append(item);
-    menu.append(li);
-  }
-  const items = () => [...menu.querySelectorAll('[role=menuitem]')];
-  const open = () => {
-    menu.hidden = false;
-    button.setAttribute('aria-expanded', 'true');
-    items()[0].focus();
-  };
-  const close = (refocus = true) => {
-    if (menu.hidden) return;
-    menu.hidden = true;
-    button.setAttribute('aria-expanded', 'false');
-    if (refocus) button.focus();
-  };
-  button.addEventListener('click', () => (menu.hidden ? open() : close()));
-  menu.addEventListener('keydown', (e) => {
-    const list = items();
-    const i = list.indexOf(document.activeElement);
-    if (e.key === 'ArrowDown') list[(i + 1) % list.length].focus();
-    else if (e.key === 'ArrowUp') list[(i - 1 + list.length) % list.length].focus();
-    else if (e.key === 'Home') list[0].focus();
-    else if (e.key === 'End') list[list.length - 1].focus();
-    else if (e.key === 'Escape') close();
-    else if (e.key === 'Tab') close(false);
-    else return;
-    e.preventDefault();
-  });
-  document.addEventListener('pointerdown', (e) => {
-    if (!menu.hidden && !menu.contains(e.target) && e.target !== button) close(false);
-  });
-}
-
 // ---- language --------------------------------------------------------------------
 
 /** After a change of language: redraw what the page drew from the catalogue. */
 function relabel() {
   applyTheme();
   showSettings();
-  for (const item of document.querySelectorAll('[data-template]')) {
-    const tpl = TEMPLATES.find((x) => x.id === item.dataset.template);
-    if (tpl) item.textContent = templateName(tpl);
-  }
+  relabelTemplates();
   for (const [view, key] of [[dbView, 'pane.databaseLabel'], [scriptView, 'pane.queryLabel']]) {
     if (view) relabelEditor(view, t(key));
   }
@@ -650,9 +482,15 @@ async function start() {
   placeMarkers = setupCursorRun(scriptView, (pos) => runAtCursor(pos));
   setupLayout($('panes'));
   setupTheme();
-  setupSettings();
-  setupViews();
-  setupTemplates();
+  setupSettings({ status, save });
+  setupViews({ render, save });
+  setupTemplates((db, script) => {
+    setEditors(db, script);
+    state.tutorial = null;
+    state.step = null;
+    save();
+    run();
+  });
   tutorials = setupTutorials(app);
   setupButtons();
   setupPicker($('lang'));
