@@ -3,7 +3,7 @@
 import { createEditor, getText, setText, showError, clearError, showCheck, relabelEditor } from './editors.js';
 import { Assistant, docsCard } from './assist.js';
 import { getRunner, takeEarlyRun, loadEngine, format, encodeLink, decodeLink, statementsOf, TIME_LIMIT_MS } from './engine.js';
-import { state, restoreSaved, saveState, runJob, isLink, VIEWS, onCopy, useCopy, adoptCopy, slotKey } from './state.js';
+import { state, restoreSaved, saveState, runJob, isLink, onCopy, useCopy, adoptCopy, slotKey } from './state.js';
 import { renderRun, renderMessage, errorText, statementOf, el } from './results.js';
 import { resultFrom, checkStale } from './stale.js';
 import { markStatement, clearStatement } from './marks.js';
