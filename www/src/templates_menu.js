@@ -1,7 +1,8 @@
 // The Templates menu: its items (names and comments in the page's language) and
-// its keyboard and pointer handling. The templates themselves are in templates.js.
+// opening it (its keys: menu.js). The templates themselves are in templates.js.
 import { TEMPLATES, withComments } from './templates.js';
 import { t, raw } from './i18n.js';
+import { menuItems, closeMenu, wireMenu } from './menu.js';
 
 const templateName = (tpl) => t(`template.${tpl.id}`);
 /** A template's pane with its comments in the page's language (keys `template.<id>.<pane>.<n>`). */
@@ -29,34 +30,13 @@ export function setupTemplates(onPick) {
     li.append(item);
     menu.append(li);
   }
-  const items = () => [...menu.querySelectorAll('[role=menuitem]')];
   const open = () => {
     menu.hidden = false;
     button.setAttribute('aria-expanded', 'true');
-    items()[0].focus();
+    menuItems(menu)[0].focus();
   };
-  const close = (refocus = true) => {
-    if (menu.hidden) return;
-    menu.hidden = true;
-    button.setAttribute('aria-expanded', 'false');
-    if (refocus) button.focus();
-  };
-  button.addEventListener('click', () => (menu.hidden ? open() : close()));
-  menu.addEventListener('keydown', (e) => {
-    const list = items();
-    const i = list.indexOf(document.activeElement);
-    if (e.key === 'ArrowDown') list[(i + 1) % list.length].focus();
-    else if (e.key === 'ArrowUp') list[(i - 1 + list.length) % list.length].focus();
-    else if (e.key === 'Home') list[0].focus();
-    else if (e.key === 'End') list[list.length - 1].focus();
-    else if (e.key === 'Escape') close();
-    else if (e.key === 'Tab') close(false);
-    else return;
-    e.preventDefault();
-  });
-  document.addEventListener('pointerdown', (e) => {
-    if (!menu.hidden && !menu.contains(e.target) && e.target !== button) close(false);
-  });
+  const close = (refocus = true) => closeMenu(button, menu, refocus);
+  wireMenu(button, menu, open, close);
 }
 
 /** After a change of language: rename the menu's items. */

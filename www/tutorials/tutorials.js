@@ -16,6 +16,7 @@
 // before each run.
 import { renderMarkdown, renderInline } from './markdown.js';
 import { raw, fill as fillIn, language, onLanguage, engineMessage } from '../src/i18n.js';
+import { menuItems, closeMenu, wireMenu } from '../src/menu.js';
 
 // Every string of the panel comes from the page's catalogue (../i18n/, keys
 // `tutorial.*`). `{name}` is a parameter; `{n|one|other}` picks a word by the number n.
@@ -228,13 +229,7 @@ function buildMenu() {
   if (anchor) anchor.after(wrap);
   else document.querySelector('.actions')?.append(wrap);
 
-  const items = () => [...menu.querySelectorAll('[role=menuitem]')];
-  const close = (refocus = true) => {
-    if (menu.hidden) return;
-    menu.hidden = true;
-    button.setAttribute('aria-expanded', 'false');
-    if (refocus) button.focus();
-  };
+  const close = (refocus = true) => closeMenu(button, menu, refocus);
   const open = async () => {
     let list;
     try {
@@ -268,24 +263,9 @@ function buildMenu() {
     }
     menu.hidden = false;
     button.setAttribute('aria-expanded', 'true');
-    items()[0]?.focus();
+    menuItems(menu)[0]?.focus();
   };
-  button.addEventListener('click', () => (menu.hidden ? open() : close()));
-  menu.addEventListener('keydown', (e) => {
-    const list = items();
-    const i = list.indexOf(document.activeElement);
-    if (e.key === 'ArrowDown') list[(i + 1) % list.length].focus();
-    else if (e.key === 'ArrowUp') list[(i - 1 + list.length) % list.length].focus();
-    else if (e.key === 'Home') list[0].focus();
-    else if (e.key === 'End') list[list.length - 1].focus();
-    else if (e.key === 'Escape') close();
-    else if (e.key === 'Tab') close(false);
-    else return;
-    e.preventDefault();
-  });
-  document.addEventListener('pointerdown', (e) => {
-    if (!menu.hidden && !menu.contains(e.target) && !button.contains(e.target)) close(false);
-  });
+  wireMenu(button, menu, open, close);
 }
 
 function buildPanel() {
