@@ -2,7 +2,8 @@
 //! Property test of the scan columns (`storage::columns`): on a collection
 //! large enough to get them, every read and write answers as it does when the
 //! filter starts with a part the columns cannot decide (`{$expr: true}`,
-//! which makes the scan match every document itself).
+//! which makes the scan match every document itself), and a find sorts as
+//! aggregate's `$sort` does.
 use bson::{doc, Bson, Document};
 use mqlplay::text::shell::print;
 use mqlplay::RunCtx;
@@ -127,6 +128,23 @@ proptest! {
             let b = run(&db, &script.replace('F', &without));
             prop_assert_eq!(a, b, "{}", script.replace('F', &with));
         }
+        // Sorted by columns or by the documents (aggregate's $sort reads the
+        // documents): the same order, ties in natural order.
+        for (sort, collation) in [
+            ("{a: 1}", ""),
+            ("{b: -1, a: 1}", ""),
+            ("{a: -1}", ", {collation: {locale: 'en', strength: 2}}"),
+        ] {
+            let find = format!("db.collection.find(F, {{_id: 1}}).sort({sort}).limit(50)");
+            let agg = format!("db.collection.aggregate([{{$match: F}}, {{$sort: {sort}}}, {{$limit: 50}}, {{$project: {{_id: 1}}}}]{collation})");
+            let find = match collation {
+                "" => find,
+                _ => format!("{find}.collation({{locale: 'en', strength: 2}})"),
+            };
+            let a = run(&db, &find.replace('F', &with));
+            let b = run(&db, &agg.replace('F', &with));
+            prop_assert_eq!(a, b, "{}", find.replace('F', &with));
+        }
         // A scan passing over documents the columns rule out still examines them.
         for script in [
             "db.collection.find(F).explain('executionStats')",
@@ -137,4 +155,17 @@ proptest! {
             prop_assert_eq!(a, b, "{}", script.replace('F', &with));
         }
     }
+}
+
+/// Strings a collation equates sort as ties, in natural order, by columns too.
+#[test]
+fn collation_ties_keep_natural_order() {
+    let docs: Vec<Bson> = (0..DOCUMENTS as i32)
+        .map(|i| Bson::Document(doc! {"_id": i, "a": if i % 2 == 0 { "buy" } else { "Buy" }}))
+        .collect();
+    let db = print(&Bson::Array(docs));
+    let script = "db.collection.find({}, {_id: 1}).sort({a: 1}).limit(4).collation({locale: 'en', strength: 2})";
+    let found = run(&db, script);
+    let ids: Vec<Bson> = (0..4).map(|i| Bson::Document(doc! {"_id": i})).collect();
+    assert_eq!(found, Ok(vec![Bson::Array(ids)]));
 }

@@ -159,17 +159,6 @@ impl SortSpec {
         Ordering::Equal
     }
 
-    /// Compare two borrowed keys (see [`SortSpec::order`]).
-    fn compare_key_refs(&self, a: &[&Bson], b: &[&Bson]) -> Ordering {
-        for ((x, y), (_, asc)) in a.iter().zip(b).zip(&self.keys) {
-            let ord = compare(x, y);
-            if ord != Ordering::Equal {
-                return if *asc { ord } else { ord.reverse() };
-            }
-        }
-        Ordering::Equal
-    }
-
     /// The positions of `docs` in sort order, the first `first` only (all
     /// when `None`): exactly the prefix a stable sort would give (ties keep
     /// input order). Each document's key is extracted once, borrowed; when
@@ -178,9 +167,8 @@ impl SortSpec {
     pub fn order<'a>(&self, docs: &[&'a Document], first: Option<usize>) -> Vec<usize> {
         let width = self.paths.len();
         let n = docs.len();
-        let want = first.unwrap_or(n).min(n);
         if width == 0 || n < 2 {
-            return (0..want).collect();
+            return (0..first.unwrap_or(n).min(n)).collect();
         }
         let mut keys: Vec<&'a Bson> = Vec::with_capacity(n.saturating_mul(width));
         for d in docs {
@@ -188,10 +176,33 @@ impl SortSpec {
                 keys.push(key_ref(p, Subject::Doc(d), *asc));
             }
         }
+        self.order_keys(&keys, first, |x, y| compare(x, y))
+    }
+
+    /// `order` over keys already extracted: `width` per document, in the
+    /// documents' order, compared by `cmp` (ascending).
+    pub(crate) fn order_keys<K>(
+        &self,
+        keys: &[K],
+        first: Option<usize>,
+        cmp: impl Fn(&K, &K) -> Ordering,
+    ) -> Vec<usize> {
+        let width = self.paths.len().max(1);
+        let n = keys.len() / width;
+        let want = first.unwrap_or(n).min(n);
         let key = |i: usize| keys.get(i * width..(i + 1) * width).unwrap_or(&[]);
+        let compare_at = |a: usize, b: usize| {
+            for ((x, y), (_, asc)) in key(a).iter().zip(key(b)).zip(&self.keys) {
+                let ord = cmp(x, y);
+                if ord != Ordering::Equal {
+                    return if *asc { ord } else { ord.reverse() };
+                }
+            }
+            Ordering::Equal
+        };
         if want.saturating_mul(8) >= n {
             let mut idx: Vec<usize> = (0..n).collect();
-            idx.sort_by(|&a, &b| self.compare_key_refs(key(a), key(b)));
+            idx.sort_by(|&a, &b| compare_at(a, b));
             idx.truncate(want);
             return idx;
         }
@@ -201,17 +212,21 @@ impl SortSpec {
         for i in 0..n {
             if best.len() == want {
                 match best.last() {
-                    Some(&worst) if self.compare_key_refs(key(i), key(worst)) == Ordering::Less => {
+                    Some(&worst) if compare_at(i, worst) == Ordering::Less => {
                         best.pop();
                     }
                     _ => continue,
                 }
             }
-            let at = best
-                .partition_point(|&b| self.compare_key_refs(key(b), key(i)) != Ordering::Greater);
+            let at = best.partition_point(|&b| compare_at(b, i) != Ordering::Greater);
             best.insert(at, i);
         }
         best
+    }
+
+    /// The paths sorted by, in order.
+    pub fn paths(&self) -> &[FieldPath] {
+        &self.paths
     }
 
     /// Stable sort.

@@ -347,9 +347,18 @@ impl FindArgs {
         if let Some(sort) = self.sort.as_ref().filter(|_| sorting) {
             // Only the first skip + limit in order are needed: a top-k selection.
             let first = (limit > 0).then(|| skip.saturating_add(limit));
-            let order = {
-                let refs: Vec<&Document> = matched.iter().map(|m| m.1).collect();
-                sort.order(&refs, first)
+            // Sort keys from scan columns when there are some, built when
+            // most of the collection is sorted.
+            let at: Vec<usize> = matched.iter().map(|m| m.0).collect();
+            let build = whole && c.is_some_and(|c| at.len().saturating_mul(2) >= c.len());
+            let mut column =
+                |field: &str| c.and_then(|c| c.columns().for_scan(field, c.docs(), build));
+            let order = match sort.order_by_columns(&at, first, &mut column) {
+                Some(order) => order,
+                None => {
+                    let refs: Vec<&Document> = matched.iter().map(|m| m.1).collect();
+                    sort.order(&refs, first)
+                }
             };
             matched = order
                 .into_iter()
