@@ -15,7 +15,7 @@ use super::ops::json_schema::Schema;
 use crate::error::Result;
 use crate::expr::truthy;
 use crate::expr::{Expr, Scope};
-use crate::value::path::{FieldPath, LeafArrays};
+use crate::value::path::{FieldPath, LeafArrays, Part};
 use bson::{Bson, Document};
 
 #[derive(Clone, Debug)]
@@ -148,6 +148,13 @@ impl Node {
                         return Ok(ok);
                     }
                 }
+                // `a.b` over a sub-document or an array of sub-documents (the
+                // common dotted shapes), without the general traversal's callbacks.
+                if let (Root::Doc(d), [first, second]) = (root, path.parts()) {
+                    if let Some(ok) = match_two_parts(pred, first, second, d, pos) {
+                        return Ok(ok);
+                    }
+                }
                 let mut found: Option<Option<usize>> = None;
                 let mut visit = |v: Option<&Bson>, offset: Option<usize>| {
                     let mut inner = None;
@@ -188,6 +195,53 @@ impl Node {
             },
         })
     }
+}
+
+/// `pred` on path `first.second` of `d` when no array lies at `second` and
+/// (for an array at `first`) `second` is not a numeric component, which also
+/// selects an element; `None` leaves the other shapes to [`FieldPath::visit`],
+/// whose values and positions this reproduces: a missing or scalar `first`
+/// yields missing, a sub-document its field, an array the field of each
+/// sub-document element with that element's index (other elements yield nothing).
+#[inline(always)]
+fn match_two_parts(
+    pred: &Pred,
+    first: &Part,
+    second: &Part,
+    d: &Document,
+    pos: &mut Option<usize>,
+) -> Option<bool> {
+    let v = match first.field_in(d) {
+        Some(Bson::Document(sub)) => second.field_in(sub),
+        Some(Bson::Array(items)) => {
+            if second.index.is_some() {
+                return None;
+            }
+            for (i, e) in items.iter().enumerate() {
+                if let Bson::Document(sub) = e {
+                    let v = second.field_in(sub);
+                    if matches!(v, Some(Bson::Array(_))) {
+                        return None;
+                    }
+                    if pred.matches(v, &mut None) {
+                        *pos = Some(i);
+                        return Some(true);
+                    }
+                }
+            }
+            return Some(false);
+        }
+        _ => None,
+    };
+    if matches!(v, Some(Bson::Array(_))) {
+        return None;
+    }
+    let mut inner = None;
+    let ok = pred.matches(v, &mut inner);
+    if ok && inner.is_some() {
+        *pos = inner;
+    }
+    Some(ok)
 }
 
 /// One child stays itself; several become `$and`. Nested `$and`s are
