@@ -136,22 +136,10 @@ impl Node {
             }
             Node::Not(child) => !child.matches(root, scope, &mut None)?,
             Node::Path { path, pred } => {
-                // Fast path: a top-level field holding no array (the common case).
-                if let (Root::Doc(d), [part]) = (root, path.parts()) {
-                    let v = part.field_in(d);
-                    if !matches!(v, Some(Bson::Array(_))) {
-                        let mut inner = None;
-                        let ok = pred.matches(v, &mut inner);
-                        if ok && inner.is_some() {
-                            *pos = inner;
-                        }
-                        return Ok(ok);
-                    }
-                }
-                // `a.b` over a sub-document or an array of sub-documents (the
-                // common dotted shapes), without the general traversal's callbacks.
-                if let (Root::Doc(d), [first, second]) = (root, path.parts()) {
-                    if let Some(ok) = match_two_parts(pred, first, second, d, pos) {
+                // The common shapes (`a`; `a.b` through a sub-document or an
+                // array of sub-documents) without the general traversal's callbacks.
+                if let Root::Doc(d) = root {
+                    if let Some(ok) = match_short_path(pred, path.parts(), d, pos) {
                         return Ok(ok);
                     }
                 }
@@ -197,51 +185,81 @@ impl Node {
     }
 }
 
-/// `pred` on path `first.second` of `d` when no array lies at `second` and
-/// (for an array at `first`) `second` is not a numeric component, which also
-/// selects an element; `None` leaves the other shapes to [`FieldPath::visit`],
-/// whose values and positions this reproduces: a missing or scalar `first`
-/// yields missing, a sub-document its field, an array the field of each
-/// sub-document element with that element's index (other elements yield nothing).
+/// `pred` on a path of one or two components in `d`, reproducing what
+/// [`FieldPath::visit`] yields there, values and positions; `None` leaves the
+/// other shapes to it: longer paths, and an array at `first` with a numeric
+/// `second` (which also selects an element). A missing or scalar `first`
+/// yields missing, a sub-document its field; an array the field of each
+/// sub-document element, with that element's index (other elements yield
+/// nothing).
 #[inline(always)]
-fn match_two_parts(
+fn match_short_path(
     pred: &Pred,
-    first: &Part,
-    second: &Part,
+    parts: &[Part],
     d: &Document,
     pos: &mut Option<usize>,
 ) -> Option<bool> {
-    let v = match first.field_in(d) {
-        Some(Bson::Document(sub)) => second.field_in(sub),
-        Some(Bson::Array(items)) => {
-            if second.index.is_some() {
-                return None;
+    let v = match parts {
+        [part] => part.field_in(d),
+        [first, second] => match first.field_in(d) {
+            Some(Bson::Document(sub)) => second.field_in(sub),
+            Some(Bson::Array(items)) if second.index.is_none() => {
+                return Some(match_elements_field(pred, items, second, pos));
             }
-            for (i, e) in items.iter().enumerate() {
-                if let Bson::Document(sub) = e {
-                    let v = second.field_in(sub);
-                    if matches!(v, Some(Bson::Array(_))) {
-                        return None;
-                    }
-                    if pred.matches(v, &mut None) {
-                        *pos = Some(i);
-                        return Some(true);
-                    }
-                }
-            }
-            return Some(false);
-        }
-        _ => None,
+            Some(Bson::Array(_)) => return None,
+            _ => None,
+        },
+        _ => return None,
     };
-    if matches!(v, Some(Bson::Array(_))) {
-        return None;
-    }
-    let mut inner = None;
-    let ok = pred.matches(v, &mut inner);
-    if ok && inner.is_some() {
-        *pos = inner;
+    let mut at = None;
+    let ok = match v {
+        Some(whole @ Bson::Array(items)) if pred.leaf_arrays() == LeafArrays::Traverse => {
+            match_leaf_array(pred, items, whole, &mut at)
+        }
+        _ => pred.matches(v, &mut at),
+    };
+    if ok && at.is_some() {
+        *pos = at;
     }
     Some(ok)
+}
+
+/// `pred` on field `name` of each sub-document in `items`; a match records
+/// the element's index.
+#[inline(always)]
+fn match_elements_field(pred: &Pred, items: &[Bson], name: &Part, pos: &mut Option<usize>) -> bool {
+    for (i, e) in items.iter().enumerate() {
+        let Bson::Document(sub) = e else {
+            continue;
+        };
+        let v = name.field_in(sub);
+        let ok = match v {
+            Some(whole @ Bson::Array(leaf)) if pred.leaf_arrays() == LeafArrays::Traverse => {
+                match_leaf_array(pred, leaf, whole, &mut None)
+            }
+            _ => pred.matches(v, &mut None),
+        };
+        if ok {
+            *pos = Some(i);
+            return true;
+        }
+    }
+    false
+}
+
+/// `pred` on an array that ends a path: each element (a match records its
+/// index), then the array itself (`whole`).
+#[inline(never)]
+fn match_leaf_array(pred: &Pred, items: &[Bson], whole: &Bson, at: &mut Option<usize>) -> bool {
+    for i in 0..=items.len() {
+        let v = items.get(i).unwrap_or(whole);
+        let mut inner = None;
+        if pred.matches(Some(v), &mut inner) {
+            *at = if i < items.len() { Some(i) } else { inner };
+            return true;
+        }
+    }
+    false
 }
 
 /// One child stays itself; several become `$and`. Nested `$and`s are

@@ -190,7 +190,10 @@ impl InSet {
         crate::sorting::sort_by(&mut values, compare);
         values.dedup_by(|a, b| compare(a, b) == Ordering::Equal);
         // One type bracket is contiguous in the sorted list.
-        let start = values.iter().take_while(|v| type_rank(v) < STRING_RANK).count();
+        let start = values
+            .iter()
+            .take_while(|v| type_rank(v) < STRING_RANK)
+            .count();
         let len = values[start..]
             .iter()
             .take_while(|v| type_rank(v) == STRING_RANK)
