@@ -143,30 +143,7 @@ impl Node {
                         return Ok(ok);
                     }
                 }
-                let mut found: Option<Option<usize>> = None;
-                let mut visit = |v: Option<&Bson>, offset: Option<usize>| {
-                    let mut inner = None;
-                    if pred.matches(v, &mut inner) {
-                        found = Some(offset.or(inner));
-                        true
-                    } else {
-                        false
-                    }
-                };
-                let leaf = pred.leaf_arrays();
-                match root {
-                    Root::Doc(d) => path.visit(d, leaf, &mut visit),
-                    Root::Value(v) => path.visit_value(v, leaf, &mut visit),
-                };
-                match found {
-                    Some(at) => {
-                        if at.is_some() {
-                            *pos = at;
-                        }
-                        true
-                    }
-                    None => false,
-                }
+                match_visiting(path, pred, root, pos)
             }
             // `$expr` is compiled only at the top level, where a scope is given.
             Node::Expr(expr) => match (root, scope) {
@@ -182,6 +159,34 @@ impl Node {
                 Root::Value(_) => false,
             },
         })
+    }
+}
+
+/// `pred` on every value [`FieldPath::visit`] yields for `path` in `root`.
+fn match_visiting(path: &FieldPath, pred: &Pred, root: Root<'_>, pos: &mut Option<usize>) -> bool {
+    let mut found: Option<Option<usize>> = None;
+    let mut visit = |v: Option<&Bson>, offset: Option<usize>| {
+        let mut inner = None;
+        if pred.matches(v, &mut inner) {
+            found = Some(offset.or(inner));
+            true
+        } else {
+            false
+        }
+    };
+    let leaf = pred.leaf_arrays();
+    match root {
+        Root::Doc(d) => path.visit(d, leaf, &mut visit),
+        Root::Value(v) => path.visit_value(v, leaf, &mut visit),
+    };
+    match found {
+        Some(at) => {
+            if at.is_some() {
+                *pos = at;
+            }
+            true
+        }
+        None => false,
     }
 }
 
@@ -393,3 +398,7 @@ impl Pred {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "matcher_paths_tests.rs"]
+mod paths_tests;
