@@ -292,4 +292,29 @@ mod tests {
         assert!(!set.matches(Some(&bson!("2"))));
         assert!(InSet::compile("$in", &bson!(1)).is_err());
     }
+
+    #[test]
+    fn in_set_strings() {
+        assert_eq!(type_rank(&bson!("s")), STRING_RANK);
+        assert_eq!(type_rank(&Bson::Symbol("s".into())), STRING_RANK);
+        // Scanned (few strings), then binary-searched (many): same answers.
+        let few = bson!([2, "b", Bson::Symbol("sym".into()), "a", {"x": 1}, null]);
+        let many: Vec<Bson> = (0..40).map(|i| Bson::String(format!("s{i}"))).collect();
+        for (list, hits, misses) in [
+            (few, vec!["a", "b", "sym"], vec!["", "ab", "A", "2"]),
+            (
+                Bson::Array(many),
+                vec!["s0", "s39", "s17"],
+                vec!["s40", "S1", "s"],
+            ),
+        ] {
+            let set = InSet::compile("$in", &list).unwrap_or_else(|_| unreachable!());
+            for h in hits {
+                assert!(set.matches(Some(&bson!(h))), "{h}");
+            }
+            for m in misses {
+                assert!(!set.matches(Some(&bson!(m))), "{m}");
+            }
+        }
+    }
 }
