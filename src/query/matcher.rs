@@ -15,7 +15,7 @@ use super::ops::json_schema::Schema;
 use crate::error::Result;
 use crate::expr::truthy;
 use crate::expr::{Expr, Scope};
-use crate::value::path::{FieldPath, LeafArrays};
+use crate::value::path::{FieldPath, LeafArrays, Part};
 use bson::{Bson, Document};
 
 #[derive(Clone, Debug)]
@@ -136,42 +136,14 @@ impl Node {
             }
             Node::Not(child) => !child.matches(root, scope, &mut None)?,
             Node::Path { path, pred } => {
-                // Fast path: a top-level field holding no array (the common case).
-                if let (Root::Doc(d), [part]) = (root, path.parts()) {
-                    let v = part.field_in(d);
-                    if !matches!(v, Some(Bson::Array(_))) {
-                        let mut inner = None;
-                        let ok = pred.matches(v, &mut inner);
-                        if ok && inner.is_some() {
-                            *pos = inner;
-                        }
+                // The common shapes (`a`; `a.b` through a sub-document or an
+                // array of sub-documents) without the general traversal's callbacks.
+                if let Root::Doc(d) = root {
+                    if let Some(ok) = match_short_path(pred, path.parts(), d, pos) {
                         return Ok(ok);
                     }
                 }
-                let mut found: Option<Option<usize>> = None;
-                let mut visit = |v: Option<&Bson>, offset: Option<usize>| {
-                    let mut inner = None;
-                    if pred.matches(v, &mut inner) {
-                        found = Some(offset.or(inner));
-                        true
-                    } else {
-                        false
-                    }
-                };
-                let leaf = pred.leaf_arrays();
-                match root {
-                    Root::Doc(d) => path.visit(d, leaf, &mut visit),
-                    Root::Value(v) => path.visit_value(v, leaf, &mut visit),
-                };
-                match found {
-                    Some(at) => {
-                        if at.is_some() {
-                            *pos = at;
-                        }
-                        true
-                    }
-                    None => false,
-                }
+                match_visiting(path, pred, root, pos)
             }
             // `$expr` is compiled only at the top level, where a scope is given.
             Node::Expr(expr) => match (root, scope) {
@@ -188,6 +160,111 @@ impl Node {
             },
         })
     }
+}
+
+/// `pred` on every value [`FieldPath::visit`] yields for `path` in `root`.
+fn match_visiting(path: &FieldPath, pred: &Pred, root: Root<'_>, pos: &mut Option<usize>) -> bool {
+    let mut found: Option<Option<usize>> = None;
+    let mut visit = |v: Option<&Bson>, offset: Option<usize>| {
+        let mut inner = None;
+        if pred.matches(v, &mut inner) {
+            found = Some(offset.or(inner));
+            true
+        } else {
+            false
+        }
+    };
+    let leaf = pred.leaf_arrays();
+    match root {
+        Root::Doc(d) => path.visit(d, leaf, &mut visit),
+        Root::Value(v) => path.visit_value(v, leaf, &mut visit),
+    };
+    match found {
+        Some(at) => {
+            if at.is_some() {
+                *pos = at;
+            }
+            true
+        }
+        None => false,
+    }
+}
+
+/// `pred` on a path of one or two components in `d`, reproducing what
+/// [`FieldPath::visit`] yields there, values and positions; `None` leaves the
+/// other shapes to it: longer paths, and an array at `first` with a numeric
+/// `second` (which also selects an element). A missing or scalar `first`
+/// yields missing, a sub-document its field; an array the field of each
+/// sub-document element, with that element's index (other elements yield
+/// nothing).
+#[inline(always)]
+fn match_short_path(
+    pred: &Pred,
+    parts: &[Part],
+    d: &Document,
+    pos: &mut Option<usize>,
+) -> Option<bool> {
+    let v = match parts {
+        [part] => part.field_in(d),
+        [first, second] => match first.field_in(d) {
+            Some(Bson::Document(sub)) => second.field_in(sub),
+            Some(Bson::Array(items)) if second.index.is_none() => {
+                return Some(match_elements_field(pred, items, second, pos));
+            }
+            Some(Bson::Array(_)) => return None,
+            _ => None,
+        },
+        _ => return None,
+    };
+    let mut at = None;
+    let ok = match v {
+        Some(whole @ Bson::Array(items)) if pred.leaf_arrays() == LeafArrays::Traverse => {
+            match_leaf_array(pred, items, whole, &mut at)
+        }
+        _ => pred.matches(v, &mut at),
+    };
+    if ok && at.is_some() {
+        *pos = at;
+    }
+    Some(ok)
+}
+
+/// `pred` on field `name` of each sub-document in `items`; a match records
+/// the element's index.
+#[inline(always)]
+fn match_elements_field(pred: &Pred, items: &[Bson], name: &Part, pos: &mut Option<usize>) -> bool {
+    for (i, e) in items.iter().enumerate() {
+        let Bson::Document(sub) = e else {
+            continue;
+        };
+        let v = name.field_in(sub);
+        let ok = match v {
+            Some(whole @ Bson::Array(leaf)) if pred.leaf_arrays() == LeafArrays::Traverse => {
+                match_leaf_array(pred, leaf, whole, &mut None)
+            }
+            _ => pred.matches(v, &mut None),
+        };
+        if ok {
+            *pos = Some(i);
+            return true;
+        }
+    }
+    false
+}
+
+/// `pred` on an array that ends a path: each element (a match records its
+/// index), then the array itself (`whole`).
+#[inline(never)]
+fn match_leaf_array(pred: &Pred, items: &[Bson], whole: &Bson, at: &mut Option<usize>) -> bool {
+    for i in 0..=items.len() {
+        let v = items.get(i).unwrap_or(whole);
+        let mut inner = None;
+        if pred.matches(Some(v), &mut inner) {
+            *at = if i < items.len() { Some(i) } else { inner };
+            return true;
+        }
+    }
+    false
 }
 
 /// One child stays itself; several become `$and`. Nested `$and`s are
@@ -321,3 +398,7 @@ impl Pred {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "matcher_paths_tests.rs"]
+mod paths_tests;

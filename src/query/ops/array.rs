@@ -5,7 +5,7 @@ use crate::query::filter::{
     implicit_equality, is_operator_document, is_top_level_operator, Level, Parser,
 };
 use crate::query::matcher::{Node, Pred, Root};
-use bson::Bson;
+use bson::{Bson, Document};
 
 /// `$size: n`: a non-negative whole number.
 pub(crate) fn compile_size(arg: &Bson) -> Result<Pred> {
@@ -93,19 +93,63 @@ pub(crate) fn elem_match_object(node: &Node, v: Option<&Bson>, pos: &mut Option<
     let Some(Bson::Array(items)) = v else {
         return false;
     };
+    let fields = top_level_fields(node);
     for (i, e) in items.iter().enumerate() {
-        let root = match e {
-            Bson::Document(d) => Root::Doc(d),
-            Bson::Array(_) => Root::Value(e),
+        let hit = match e {
+            Bson::Document(d) => match fields.and_then(|f| fields_match(f, d)) {
+                Some(hit) => hit,
+                None => matches_root(node, Root::Doc(d)),
+            },
+            Bson::Array(_) => matches_root(node, Root::Value(e)),
             _ => continue,
         };
-        // No `$expr` inside `$elemMatch`, so evaluation cannot fail.
-        if node.matches(root, None, &mut None).unwrap_or(false) {
+        if hit {
             *pos = Some(i);
             return true;
         }
     }
     false
+}
+
+/// The query on one element through the general matcher.
+fn matches_root(node: &Node, root: Root<'_>) -> bool {
+    // No `$expr` inside `$elemMatch`, so evaluation cannot fail.
+    node.matches(root, None, &mut None).unwrap_or(false)
+}
+
+/// The children of a query that only tests fields of the element itself
+/// (`{rating: 5, user: {$in: [...]}}`: one path, or an `$and` of paths, each
+/// one component long), for [`fields_match`]; `None` for any other query.
+fn top_level_fields(node: &Node) -> Option<&[Node]> {
+    let one_part = |n: &Node| matches!(n, Node::Path { path, .. } if path.len() == 1);
+    match node {
+        Node::Path { .. } if one_part(node) => Some(std::slice::from_ref(node)),
+        Node::And(children) if children.iter().all(one_part) => Some(children),
+        _ => None,
+    }
+}
+
+/// Whether every child of [`top_level_fields`] holds on `d`, read directly
+/// (what the matcher's one-field path does); `None` when a field holds an
+/// array, whose elements the general matcher traverses.
+#[inline(always)]
+fn fields_match(children: &[Node], d: &Document) -> Option<bool> {
+    for child in children {
+        let Node::Path { path, pred } = child else {
+            return None;
+        };
+        let [part] = path.parts() else {
+            return None;
+        };
+        let v = part.field_in(d);
+        if matches!(v, Some(Bson::Array(_))) {
+            return None;
+        }
+        if !pred.matches(v, &mut None) {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
 /// Some element satisfies every operator.

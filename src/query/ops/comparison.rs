@@ -132,6 +132,9 @@ impl Cmp {
     }
 }
 
+/// The type bracket of strings and symbols ([`type_rank`]).
+const STRING_RANK: u8 = 4;
+
 fn is_nan(v: &Bson) -> bool {
     match v {
         Bson::Double(d) => d.is_nan(),
@@ -150,9 +153,15 @@ fn is_nan(v: &Bson) -> bool {
 #[derive(Clone, Debug)]
 pub(crate) struct InSet {
     values: Vec<Bson>,
+    /// Where the strings (and symbols) sit in `values`.
+    strings: std::ops::Range<usize>,
     regexes: Vec<RegexPred>,
     has_null: bool,
 }
+
+/// Up to this many strings, a string is looked up by a scan comparing bytes
+/// (lengths first) rather than by a binary search through the total order.
+const SCANNED_STRINGS: usize = 16;
 
 impl InSet {
     /// `name` is `$in` or `$nin`, for messages.
@@ -185,7 +194,17 @@ impl InSet {
         }
         crate::sorting::sort_by(&mut values, compare);
         values.dedup_by(|a, b| compare(a, b) == Ordering::Equal);
+        // One type bracket is contiguous in the sorted list.
+        let start = values
+            .iter()
+            .take_while(|v| type_rank(v) < STRING_RANK)
+            .count();
+        let len = values[start..]
+            .iter()
+            .take_while(|v| type_rank(v) == STRING_RANK)
+            .count();
         Ok(InSet {
+            strings: start..start + len,
             values,
             regexes,
             has_null,
@@ -207,6 +226,24 @@ impl InSet {
         let Some(e) = v else {
             return self.has_null;
         };
+        if let Bson::String(s) = e {
+            if self.strings.len() <= SCANNED_STRINGS {
+                let listed = self.values.get(self.strings.clone()).unwrap_or_default();
+                let same = |t: &Bson| match t {
+                    Bson::String(t) | Bson::Symbol(t) => {
+                        crate::value::path::same_bytes(t.as_bytes(), s.as_bytes())
+                    }
+                    _ => false,
+                };
+                if listed.iter().any(same) {
+                    return true;
+                }
+                // Without a collation only the same bytes are equal strings.
+                if crate::collation::active().is_none() {
+                    return self.regexes.iter().any(|r| r.matches(e));
+                }
+            }
+        }
         if self
             .values
             .binary_search_by(|probe| compare(probe, e))
@@ -259,5 +296,30 @@ mod tests {
         assert!(set.matches(None));
         assert!(!set.matches(Some(&bson!("2"))));
         assert!(InSet::compile("$in", &bson!(1)).is_err());
+    }
+
+    #[test]
+    fn in_set_strings() {
+        assert_eq!(type_rank(&bson!("s")), STRING_RANK);
+        assert_eq!(type_rank(&Bson::Symbol("s".into())), STRING_RANK);
+        // Scanned (few strings), then binary-searched (many): same answers.
+        let few = bson!([2, "b", Bson::Symbol("sym".into()), "a", {"x": 1}, null]);
+        let many: Vec<Bson> = (0..40).map(|i| Bson::String(format!("s{i}"))).collect();
+        for (list, hits, misses) in [
+            (few, vec!["a", "b", "sym"], vec!["", "ab", "A", "2"]),
+            (
+                Bson::Array(many),
+                vec!["s0", "s39", "s17"],
+                vec!["s40", "S1", "s"],
+            ),
+        ] {
+            let set = InSet::compile("$in", &list).unwrap_or_else(|_| unreachable!());
+            for h in hits {
+                assert!(set.matches(Some(&bson!(h))), "{h}");
+            }
+            for m in misses {
+                assert!(!set.matches(Some(&bson!(m))), "{m}");
+            }
+        }
     }
 }
