@@ -18,6 +18,12 @@ pub(crate) type EvalFn = fn(&'static str, &[Node], &mut Cx) -> Result<Value>;
 /// vtables would keep every operator's derived `Debug` in the page's wasm.
 pub(crate) trait Special: Send + Sync {
     fn eval(&self, cx: &mut Cx) -> Result<Value>;
+
+    /// [`Special::eval`], the value borrowed from the document where the
+    /// operator answers with a part of it (`$filter` that keeps every element).
+    fn eval_borrowed<'a>(&self, cx: &mut Cx<'a>) -> Result<Local<'a>> {
+        Ok(self.eval(cx)?.map(Cow::Owned))
+    }
 }
 
 impl Debug for dyn Special {
@@ -160,6 +166,11 @@ impl<'a> Cx<'a> {
             if *name == "$ifNull" {
                 return self.if_null_borrowed(args);
             }
+        }
+        if let Node::Special(s) = node {
+            let value = s.eval_borrowed(self)?;
+            crate::budget::check()?;
+            return Ok(value);
         }
         if let Node::Var(var, p) = node {
             let base: Option<&'a Bson> = match var {

@@ -76,13 +76,18 @@ pub(super) fn include_value(tree: &Tree, v: &Bson) -> Option<Bson> {
 /// replaces as a whole hold only their place (a replaced field keeps its position),
 /// for `compute` to set or remove. Copying them would be wasted: in the sensor
 /// pipeline each `$set` replaces `totals`, an array of 24 sub-documents.
-pub(super) fn copy_unreplaced(tree: &Tree, doc: &Document) -> Document {
+/// The top-level fields `removed` (a following `$unset`'s) are not copied.
+pub(super) fn copy_unreplaced(tree: &Tree, doc: &Document, removed: &[&str]) -> Document {
     let replaces = |k: &str| matches!(tree.get(k), Some(Node::Computed(_)));
-    if !doc.keys().any(|k| replaces(k)) {
+    let skips = |k: &str| removed.contains(&k);
+    if !doc.keys().any(|k| replaces(k) || skips(k)) {
         return doc.clone();
     }
     let mut out = crate::value::entries::with_capacity(doc.len() + tree.fields.len());
     for (k, v) in doc {
+        if skips(k) {
+            continue;
+        }
         out.insert(k.clone(), if replaces(k) { Bson::Null } else { v.clone() });
     }
     out
