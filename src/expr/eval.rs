@@ -243,6 +243,27 @@ impl<'a> Cx<'a> {
         path::borrow_values(base, p)
     }
 
+    /// [`path::visit_values`] for a field path `node`, as [`Cx::borrow_values`]
+    /// reads it; `None` for any other node or a path it cannot visit.
+    pub fn visit_values(&self, node: &Node, visit: &mut dyn FnMut(&'a Bson)) -> Option<()> {
+        let Node::Var(var, p) = node else {
+            return None;
+        };
+        let base: &'a Bson = match var {
+            VarRef::Root => return path::visit_values_doc(self.root, p, visit),
+            VarRef::Current => match self.current {
+                None => return path::visit_values_doc(self.root, p, visit),
+                Some(c) => c,
+            },
+            VarRef::Local(i) => match self.locals.get(*i) {
+                Some(Some(Cow::Borrowed(b))) => b,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        path::visit_values(base, p, visit)
+    }
+
     fn borrow_in_doc(&mut self, doc: &'a Document, p: &[String], node: &Node) -> Result<Local<'a>> {
         match path::borrow_doc(doc, p) {
             Some(found) => Ok(found.map(Cow::Borrowed)),
