@@ -13,10 +13,17 @@ fn get<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
         return doc.get(name);
     }
     let key = name.as_bytes();
-    entries
-        .iter()
-        .find(|(k, _)| crate::value::path::same_bytes(k.as_bytes(), key))
-        .map(|(_, v)| v)
+    // By position, the lengths compared here: most keys differ in length,
+    // and the size-optimised wasm calls, not inlines, the slice iterator's
+    // `next` and `same_bytes`.
+    let mut i = 0;
+    while let Some((k, v)) = entries.get_index(i) {
+        if k.len() == key.len() && crate::value::path::same_bytes(k.as_bytes(), key) {
+            return Some(v);
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Read `path` below `base` (the whole value when the path is empty).
