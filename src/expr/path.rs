@@ -202,7 +202,9 @@ fn visit_in_elements<'a>(
     path: &[String],
     visit: &mut dyn FnMut(&'a Bson),
 ) -> Option<()> {
-    for e in arr {
+    let mut i = 0;
+    while let Some(e) = arr.get(i) {
+        i += 1;
         if let Bson::Document(d) = e {
             if let Some(v) = borrow_doc(d, path)? {
                 visit(v);

@@ -41,7 +41,11 @@ pub(super) fn exclude_value(tree: &Tree, v: &Bson) -> Bson {
 pub(super) fn include(tree: &Tree, doc: &Document) -> Document {
     // The projected fields and the computed ones, at most.
     let mut out = crate::value::entries::with_capacity(tree.fields.len());
-    for (k, v) in doc {
+    // By position: the size-optimised wasm calls, not inlines, an iterator's `next`.
+    let entries = crate::value::entries::of(doc);
+    let mut i = 0;
+    while let Some((k, v)) = entries.get_index(i) {
+        i += 1;
         match tree.get(k) {
             Some(Node::Include) => {
                 out.insert(k.clone(), v.clone());

@@ -38,7 +38,15 @@ struct Tree {
 
 impl Tree {
     fn get(&self, name: &str) -> Option<&Node> {
-        self.fields.iter().find(|(k, _)| k == name).map(|(_, n)| n)
+        // By position, lengths first (see `apply::include`).
+        let mut i = 0;
+        while let Some((k, n)) = self.fields.get(i) {
+            if k.len() == name.len() && k == name {
+                return Some(n);
+            }
+            i += 1;
+        }
+        None
     }
 
     /// Add `node` at `path`, failing on collisions as MongoDB does (31249/31250).
