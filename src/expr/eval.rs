@@ -118,6 +118,17 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Whether `node` is true (`coerceToBool`): a condition (`$filter`'s
+    /// `cond`, `$cond`'s `if`, `$and`'s arguments). A field path is read in
+    /// place; the condition's own value is dropped at once, so it is not
+    /// weighed against the budget (the values it was built from were).
+    pub fn eval_truthy(&mut self, node: &Node) -> Result<bool> {
+        match node {
+            Node::Var(..) => Ok(super::value::truthy(self.eval_borrowed(node)?.as_deref())),
+            _ => Ok(super::value::truthy_v(&self.eval_node(node)?)),
+        }
+    }
+
     /// Evaluate every argument, in order.
     pub fn eval_all(&mut self, args: &[Node]) -> Result<Vec<Value>> {
         args.iter().map(|a| self.eval(a)).collect()

@@ -4,7 +4,7 @@
 use crate::error::Result;
 use crate::expr::compile::Compiler;
 use crate::expr::eval::{Cx, Local, Node, Special};
-use crate::expr::value::{as_i32_exact, err, nullish, num_str, show, tname, truthy_v, Value};
+use crate::expr::value::{as_i32_exact, err, nullish, num_str, show, tname, Value};
 use bson::{Bson, Document};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -251,16 +251,16 @@ impl Filter {
             // an element of the document is borrowed, and copied only when kept.
             // (Slots nested inside `cond` are other slots: this one is intact.)
             cx.set_local(self.slot, Some(item));
-            let keep = cx.eval(&self.cond);
+            let keep = cx.eval_truthy(&self.cond);
             let item = cx.locals.get_mut(self.slot).and_then(Option::take);
             match keep {
-                Ok(v) if truthy_v(&v) => {
+                Ok(true) => {
                     kept += 1;
                     if let Some(out) = &mut out {
                         out.extend(item.map(Cow::into_owned));
                     }
                 }
-                Ok(_) => {
+                Ok(false) => {
                     if out.is_none() {
                         out = Some(whole.map_or_else(Vec::new, |a| prefix(a, i)));
                     }
