@@ -12,6 +12,7 @@ use super::stages::unwind::Unwind;
 use super::stages::{bucket, densify, facet, fill, geo_near, lookup, output, redact, union_with};
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
+use crate::index::scan::column_check;
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
 use crate::storage::Database;
@@ -193,7 +194,7 @@ impl Pipeline {
                     ([Stage::Match(f), rest @ ..], c) if f.text().is_some() => {
                         (rest, text_match(f, c, scope)?)
                     }
-                    (_, Some(c)) => leading(body, c.docs(), scope)?,
+                    (_, Some(c)) => leading(body, c, scope)?,
                     (_, None) => (body, Vec::new()),
                 },
                 Source::Docs(_) | Source::Empty => (body, Vec::new()),
@@ -252,22 +253,30 @@ impl Pipeline {
 /// A leading `$match` (and a `$group` right after it) run straight over the
 /// collection's documents: no list of the whole collection is built, and
 /// with `$group` no list at all. Returns the stages left to run.
+/// The `$match` reads every document, so scan columns are built for it.
 fn leading<'a>(
     stages: &'a [Stage],
-    docs: &'a [Document],
+    c: &'a crate::storage::Collection,
     scope: &Scope,
 ) -> Result<(&'a [Stage], Docs<'a>)> {
+    let docs = c.docs();
     Ok(match stages {
         [Stage::Match(f), Stage::Group(g), rest @ ..] => {
-            let grouped = owned(g.run_filtered(docs, f, scope)?);
+            let columns = column_check(f, Some(c), true);
+            let grouped = owned(g.run_filtered(docs, f, columns, scope)?);
             crate::budget::check()?;
             (rest, grouped)
         }
         [Stage::Match(f), rest @ ..] => {
             let mut out = Vec::new();
+            let mut columns = column_check(f, Some(c), true);
             for (i, d) in docs.iter().enumerate() {
                 crate::value::prefetch::scan(docs, i);
-                if f.matches(d, scope)? {
+                let hit = match columns.as_mut().and_then(|k| k.decide(i)) {
+                    Some(hit) => hit,
+                    None => f.matches(d, scope)?,
+                };
+                if hit {
                     out.push(Cow::Borrowed(d));
                 }
             }

@@ -4,6 +4,7 @@
 //! See https://www.mongodb.com/docs/manual/reference/explain-results/#executionstats.
 use super::plan::{key_in_bounds, ranges, Access, IndexPlan, KeyBound, Plan};
 use crate::index::bounds::Oil;
+use crate::query::{ColumnCheck, Filter};
 use crate::storage::index::key::Key;
 use crate::storage::index::{Index, Rid};
 use crate::storage::Collection;
@@ -121,6 +122,19 @@ enum Cursor<'c> {
     },
 }
 
+/// The check of `filter` over `c`'s scan columns (`storage::columns`);
+/// `whole`: the scan reads every document, so missing columns are built.
+pub fn column_check<'f>(
+    filter: &'f Filter,
+    c: Option<&Collection>,
+    whole: bool,
+) -> Option<ColumnCheck<'f>> {
+    let c = c?;
+    ColumnCheck::new(filter, &mut |field| {
+        c.columns().for_scan(field, c.docs(), whole)
+    })
+}
+
 /// The candidate documents of a plan, in scan order.
 pub struct Scan<'c> {
     coll: Option<&'c Collection>,
@@ -205,6 +219,34 @@ impl<'c> Iterator for Scan<'c> {
 }
 
 impl<'c> Scan<'c> {
+    /// Where a forward collection scan reads next (`None` for other scans).
+    pub fn forward_at(&self) -> Option<usize> {
+        match self.cursor {
+            Cursor::Coll {
+                next,
+                forward: true,
+            } => Some(next),
+            _ => None,
+        }
+    }
+
+    /// A forward collection scan passes over the documents before `at`,
+    /// known not to match (they still count as examined, as in the server).
+    pub fn pass_to(&mut self, at: usize) {
+        let len = self.coll.map_or(0, Collection::len);
+        if let Cursor::Coll {
+            next,
+            forward: true,
+        } = &mut self.cursor
+        {
+            let at = at.min(len);
+            if at > *next {
+                self.stats.docs_examined += at - *next;
+                *next = at;
+            }
+        }
+    }
+
     /// The next document and its position in the collection's natural order.
     pub fn next_at(&mut self) -> Option<(usize, &'c Document)> {
         let c = self.coll?;

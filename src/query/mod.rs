@@ -1,6 +1,7 @@
 //! Query filters: compiled once from a filter document into a matcher tree,
 //! then matched against documents by borrowing them. Also the shared sort
 //! specification and the upsert seed.
+mod columns;
 mod conjuncts;
 mod filter;
 mod matcher;
@@ -17,6 +18,7 @@ use crate::expr::{CompileCtx, Scope};
 use crate::geo::NearQuery;
 use crate::value::path::FieldPath;
 use bson::{Bson, Document};
+pub use columns::ColumnCheck;
 pub use conjuncts::{regex_value, Cond, Conjuncts, PathCond};
 use filter::{Level, Parser};
 use matcher::{Node, Root};

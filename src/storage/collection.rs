@@ -1,5 +1,6 @@
 //! A collection: its documents in natural (insertion) order, each with a record
 //! id, and the indexes kept up to date on every change.
+use super::columns::Columns;
 use super::index::spec::IndexSpec;
 use super::index::{IndexSet, Rid};
 use super::options::CollectionOptions;
@@ -29,6 +30,8 @@ pub struct Collection {
     /// add at most `g` bytes to a document then fits 16 MiB whenever this plus
     /// `g` does, without measuring each document (see `engine::write::exec`).
     size_bound: Option<usize>,
+    /// Scan columns of top-level fields, dropped by every change.
+    columns: Columns,
 }
 
 fn out_of_range() -> Error {
@@ -45,6 +48,10 @@ impl Collection {
     }
     pub fn docs(&self) -> &[Document] {
         &self.docs
+    }
+    /// The scan columns built over `docs()` so far.
+    pub fn columns(&self) -> &Columns {
+        &self.columns
     }
     pub fn len(&self) -> usize {
         self.docs.len()
@@ -165,6 +172,7 @@ impl Collection {
     /// Append a document that already has its `_id` (see `Database::prepare_insert`).
     /// A duplicate key fails as MongoDB's E11000 does and changes nothing.
     pub fn insert(&mut self, namespace: &str, doc: Document) -> Result<()> {
+        self.columns.clear();
         self.set_ns(namespace);
         if let Some(capped) = self.options.capped {
             if crate::value::size::doc_size(&doc) as i64 > capped.size {
@@ -197,6 +205,7 @@ impl Collection {
         ids: Vec<Bson>,
         largest: usize,
     ) -> Result<()> {
+        self.columns.clear();
         self.set_ns(namespace);
         self.indexes.on_load(namespace, &docs, ids, self.next_rid)?;
         self.size_bound = match self.size_bound {
@@ -217,6 +226,7 @@ impl Collection {
 
     /// Replace the document at `index` (same `_id` unless the caller checked otherwise).
     pub fn replace(&mut self, namespace: &str, index: usize, doc: Document) -> Result<()> {
+        self.columns.clear();
         self.set_ns(namespace);
         let (Some(old), Some(&rid)) = (self.docs.get(index), self.rids.get(index)) else {
             return Err(out_of_range());
@@ -250,6 +260,7 @@ impl Collection {
         id_fixed: bool,
         f: impl FnOnce(&mut Document) -> Result<bool>,
     ) -> Result<bool> {
+        self.columns.clear();
         self.set_ns(namespace);
         self.capped_bytes = None;
         // The caller knows how much `f` can add, and sets the bound again.
@@ -274,6 +285,7 @@ impl Collection {
     /// Remove the documents at the given indexes (ascending), keeping the
     /// others in order; returns the removed ones. Linear, unlike repeated `remove`.
     pub fn remove_many(&mut self, indexes: &[usize]) -> Vec<Document> {
+        self.columns.clear();
         self.capped_bytes = None;
         let mut removed = Vec::with_capacity(indexes.len());
         let docs = std::mem::take(&mut self.docs);
@@ -300,6 +312,7 @@ impl Collection {
         if index >= self.docs.len() {
             return None;
         }
+        self.columns.clear();
         self.capped_bytes = None;
         let doc = self.docs.remove(index);
         let rid = self.rids.remove(index);
@@ -309,6 +322,7 @@ impl Collection {
 
     /// Remove every document; the indexes stay defined.
     pub fn clear(&mut self) {
+        self.columns.clear();
         self.capped_bytes = None;
         self.size_bound = Some(0);
         self.docs.clear();

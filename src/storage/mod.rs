@@ -3,6 +3,7 @@
 //! filter compiler (a partial index keeps its compiled filter).
 pub mod collation;
 pub mod collection;
+pub mod columns;
 pub mod database;
 pub mod index;
 pub mod namespaces;

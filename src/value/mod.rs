@@ -1,6 +1,7 @@
 //! What bson lacks and everything needs: MongoDB's total order and equality
 //! (`order`) and numbers across Int32/Int64/Double/Decimal128 (`numeric`).
 pub mod calendar;
+pub mod column;
 pub mod entries;
 pub mod identical;
 pub mod numeric;

@@ -99,7 +99,7 @@ fn cmp_dec(a: &Dec, b: &Dec) -> Ordering {
     }
 }
 
-fn cmp_f64(x: f64, y: f64) -> Ordering {
+pub fn cmp_f64(x: f64, y: f64) -> Ordering {
     match (x.is_nan(), y.is_nan()) {
         (true, true) => Ordering::Equal,
         (true, false) => Ordering::Less,
@@ -110,7 +110,7 @@ fn cmp_f64(x: f64, y: f64) -> Ordering {
 }
 
 /// Exact comparison of an integer with a double, without rounding the integer.
-fn cmp_i64_f64(i: i64, f: f64) -> Ordering {
+pub fn cmp_i64_f64(i: i64, f: f64) -> Ordering {
     if f.is_nan() {
         return Ordering::Greater;
     }

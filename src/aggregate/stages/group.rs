@@ -5,7 +5,7 @@ use crate::aggregate::key::KeyMap;
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::query::Filter;
+use crate::query::{ColumnCheck, Filter};
 use bson::{Bson, Document};
 use std::borrow::Cow;
 
@@ -159,16 +159,22 @@ impl Group {
 
     /// `$match` then `$group` over borrowed documents: the documents that only
     /// feed accumulators are never collected, let alone cloned.
+    /// `columns`: the filter's scan-column check over `docs`, when there is one.
     pub fn run_filtered(
         &self,
         docs: &[Document],
         filter: &Filter,
+        mut columns: Option<ColumnCheck>,
         scope: &Scope,
     ) -> Result<Vec<Document>> {
         let mut groups: KeyMap<Vec<State>> = KeyMap::new();
         for (i, doc) in docs.iter().enumerate() {
             crate::value::prefetch::scan(docs, i);
-            if filter.matches(doc, scope)? {
+            let hit = match columns.as_mut().and_then(|k| k.decide(i)) {
+                Some(hit) => hit,
+                None => filter.matches(doc, scope)?,
+            };
+            if hit {
                 self.add(&mut groups, doc, scope)?;
             }
         }

@@ -113,8 +113,23 @@ pub(super) fn count_matches(
     } else {
         let mut n = 0;
         let mut scan = plan.scan(c);
-        for d in scan.by_ref() {
-            if filter.matches(d, &scope)? {
+        let whole = plan.index_plan().is_none();
+        let mut columns = crate::index::scan::column_check(filter, c, whole);
+        loop {
+            // The columns count what they decide; the scan reads the rest.
+            if let (Some(k), Some(next)) = (columns.as_mut(), scan.forward_at()) {
+                let (yes, undecided) = k.count_to_undecided(next);
+                n += yes;
+                scan.pass_to(undecided);
+            }
+            let Some((at, d)) = scan.next_at() else {
+                break;
+            };
+            let hit = match columns.as_mut().and_then(|k| k.decide(at)) {
+                Some(hit) => hit,
+                None => filter.matches(d, &scope)?,
+            };
+            if hit {
                 n += 1;
             }
         }

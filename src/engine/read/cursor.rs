@@ -11,6 +11,7 @@ use crate::error::{Error, Result, Span};
 use crate::expr::Scope;
 use crate::index::explain::{self, FindShape, Verbosity};
 use crate::index::plan::{plan, Executed};
+use crate::index::scan::column_check;
 use crate::projection::Projection;
 use crate::query::sort::SortSpec;
 use bson::{Bson, Document};
@@ -305,11 +306,26 @@ impl FindArgs {
         // (a projection still needs the positional `$` match).
         let answered = projection.is_none() && plan.answers_exactly(&self.filter);
         let mut scan = plan.scan(c);
-        while let Some((at, d)) = scan.next_at() {
+        // Scan columns where there are some, built when the collection is read whole.
+        let whole = enough == usize::MAX && plan.index_plan().is_none();
+        let mut columns = match answered {
+            true => None,
+            false => column_check(&self.filter, c, whole),
+        };
+        loop {
+            if let (Some(k), Some(next)) = (columns.as_mut(), scan.forward_at()) {
+                scan.pass_to(k.next_candidate(next));
+            }
+            let Some((at, d)) = scan.next_at() else {
+                break;
+            };
             let found = if answered {
                 Some(None)
             } else {
-                self.filter.matches_at(d, &scope)?
+                match columns.as_mut().and_then(|k| k.decide(at)) {
+                    Some(hit) => hit.then_some(None),
+                    None => self.filter.matches_at(d, &scope)?,
+                }
             };
             if let Some(pos) = found {
                 matched.push((at, d, pos));

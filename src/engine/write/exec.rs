@@ -5,6 +5,7 @@ use super::super::{Collection, Database};
 use crate::aggregate::stages::geo_near::{near_index, nearest};
 use crate::error::{Error, Result};
 use crate::expr::Scope;
+use crate::index::scan::column_check;
 use crate::query::sort::SortSpec;
 use crate::query::Filter;
 use crate::update::Update;
@@ -54,10 +55,11 @@ fn executing(command: &'static str) -> impl Fn(Error) -> Error {
 /// all matches, or the first in natural or `sort` order. Matching happens
 /// before any write, so updated documents are not matched again.
 pub fn find_targets(
-    docs: &[Document],
+    c: Option<&Collection>,
     t: &Target,
     scope: &Scope,
 ) -> Result<Vec<(usize, Option<usize>)>> {
+    let docs = c.map_or(&[][..], Collection::docs);
     if t.filter.matches_everything() && t.sort.is_none() && t.filter.near().is_none() {
         let n = if t.multi {
             docs.len()
@@ -88,8 +90,15 @@ pub fn find_targets(
             out.truncate(1);
         }
     } else {
+        // Scan columns where there are some, built when every document is read.
+        let whole = t.multi || t.sort.is_some();
+        let mut columns = column_check(t.filter, c, whole);
         for (i, d) in docs.iter().enumerate() {
-            if let Some(pos) = t.filter.matches_at(d, scope)? {
+            let found = match columns.as_mut().and_then(|k| k.decide(i)) {
+                Some(hit) => hit.then_some(None),
+                None => t.filter.matches_at(d, scope)?,
+            };
+            if let Some(pos) = found {
                 out.push((i, pos));
                 if !t.multi && t.sort.is_none() {
                     break;
@@ -154,7 +163,7 @@ fn update_targets(
     let everything = t.filter.matches_everything() && t.sort.is_none() && t.multi;
     let (all, targets) = match db.collection(coll) {
         Some(c) if everything => (c.len(), Vec::new()),
-        Some(c) => (0, find_targets(c.docs(), t, scope)?),
+        Some(c) => (0, find_targets(Some(c), t, scope)?),
         None => (0, Vec::new()),
     };
     let mut w = Written::default();
@@ -367,7 +376,7 @@ fn delete_targets(
     let Some(c) = db.collection(coll) else {
         return Ok(Vec::new());
     };
-    let mut targets = find_targets(c.docs(), t, scope)?;
+    let mut targets = find_targets(Some(c), t, scope)?;
     if targets.is_empty() {
         return Ok(Vec::new());
     }
@@ -412,8 +421,9 @@ pub fn probed_update<'u>(
     let (Bson::Array(stages), Some(_)) = (update, &probe) else {
         return Ok(std::borrow::Cow::Borrowed(update));
     };
-    let docs = db.collection(coll).map(|c| c.docs()).unwrap_or(&[]);
-    let matched: Vec<&Document> = find_targets(docs, t, scope)
+    let c = db.collection(coll);
+    let docs = c.map_or(&[][..], Collection::docs);
+    let matched: Vec<&Document> = find_targets(c, t, scope)
         .map_err(executing(t.command))?
         .into_iter()
         .filter_map(|(i, _)| docs.get(i))

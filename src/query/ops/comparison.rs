@@ -28,7 +28,7 @@ impl CmpOp {
         })
     }
 
-    fn accepts(self, ord: Ordering) -> bool {
+    pub(crate) fn accepts(self, ord: Ordering) -> bool {
         match self {
             CmpOp::Eq => ord == Ordering::Equal,
             CmpOp::Lt => ord == Ordering::Less,
@@ -53,6 +53,11 @@ pub(crate) struct Cmp {
 }
 
 impl Cmp {
+    /// The operator and the constant (for the scan columns' numeric test).
+    pub(crate) fn parts(&self) -> (CmpOp, &Bson) {
+        (self.op, &self.rhs)
+    }
+
     pub(crate) fn new(op: CmpOp, rhs: Bson) -> Result<Cmp> {
         if matches!(rhs, Bson::Undefined) {
             return Err(Error::bad_value("cannot compare to undefined"));

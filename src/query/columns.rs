@@ -1,0 +1,626 @@
+//! A filter decided from a collection's scan columns (`storage::columns`)
+//! where it can be: its tests on top-level fields read one cell per
+//! document, and a test on a string or ObjectId is evaluated once per
+//! distinct value. Where a cell cannot decide (an array, a sub-document, a
+//! rarer type) or the filter has parts the columns do not cover (`$expr`,
+//! dotted paths, `$text`...), the caller matches the document as before.
+//!
+//! Every decision calls the matcher's own predicate on the same value, so the
+//! answer is the matcher's. The filter's parts are tried in the matcher's
+//! order and the first one left undecided hands the document back, so an
+//! error an earlier part would raise is still raised.
+use super::matcher::{Node, Pred};
+use super::ops::comparison::CmpOp;
+use super::Filter;
+use crate::value::column::{Cell, Column};
+use crate::value::numeric::{cmp_f64, cmp_i64_f64};
+use bson::{Bson, DateTime};
+use std::cmp::Ordering;
+use std::rc::Rc;
+
+/// Documents decided together by a forward scan: one tight loop per test
+/// instead of a walk of the filter per document, and at most this many
+/// decided ahead of a scan that stops early (a limit).
+const CHUNK: usize = 512;
+
+/// A decision: the document does not match, matches, or must be read.
+const NO: u8 = 0;
+const YES: u8 = 1;
+const READ: u8 = 2;
+
+/// A compiled filter's column view over one collection, for one scan.
+pub struct ColumnCheck<'f> {
+    root: Check<'f>,
+    /// Decisions for the documents from `start` on.
+    decided: Vec<u8>,
+    start: usize,
+    /// Buffers for the parts of `$and`/`$or`/`$nor`, one per depth.
+    scratch: Vec<Vec<u8>>,
+}
+
+enum Check<'f> {
+    Const(bool),
+    /// The document must be read.
+    Unknown,
+    Leaf(Leaf<'f>),
+    And(Vec<Check<'f>>),
+    Or(Vec<Check<'f>>),
+    Nor(Vec<Check<'f>>),
+    Not(Box<Check<'f>>),
+}
+
+struct Leaf<'f> {
+    pred: &'f Pred,
+    /// The predicate when it compares with a number (not NaN): decided on
+    /// the cell without building a value.
+    number: Option<(CmpOp, Number)>,
+    column: Rc<Column>,
+    /// Per dictionary entry: `NO`, `YES`, `READ`, or `UNTRIED`.
+    memo: Vec<u8>,
+}
+
+const UNTRIED: u8 = 3;
+
+#[derive(Clone, Copy)]
+enum Number {
+    Int(i64),
+    Double(f64),
+}
+
+impl<'f> ColumnCheck<'f> {
+    /// The check of `filter` over the columns `column` gives (by top-level
+    /// field; `None` where there is none). `None` when no column can decide
+    /// anything.
+    pub fn new(
+        filter: &'f Filter,
+        column: &mut dyn FnMut(&str) -> Option<Rc<Column>>,
+    ) -> Option<ColumnCheck<'f>> {
+        match compile(&filter.root, column) {
+            Check::Const(_) | Check::Unknown => None,
+            root => Some(ColumnCheck {
+                root,
+                decided: Vec::new(),
+                start: 0,
+                scratch: Vec::new(),
+            }),
+        }
+    }
+
+    /// The filter's answer for the document at `at` (natural order), when
+    /// the columns give it; `Some(true)` records no array position. A scan
+    /// going forward gets its decisions a chunk at a time; any other order
+    /// (an index, `$natural: -1`) one document at a time.
+    #[inline]
+    pub fn decide(&mut self, at: usize) -> Option<bool> {
+        let state = match at.checked_sub(self.start) {
+            Some(i) if i < self.decided.len() => self.decided[i],
+            Some(i) if i == self.decided.len() => {
+                self.fill(at, CHUNK);
+                self.decided.first().copied().unwrap_or(READ)
+            }
+            _ => {
+                self.fill(at, 1);
+                self.decided.first().copied().unwrap_or(READ)
+            }
+        };
+        match state {
+            NO => Some(false),
+            YES => Some(true),
+            _ => None,
+        }
+    }
+
+    /// The first document from `at` on that is not known to fail (the
+    /// collection's end when none): a forward scan passes over the others.
+    pub fn next_candidate(&mut self, mut at: usize) -> usize {
+        let rows = self.root.rows();
+        while at < rows {
+            let i = at.wrapping_sub(self.start);
+            if i >= self.decided.len() {
+                self.fill(at, CHUNK);
+                continue;
+            }
+            match self
+                .decided
+                .get(i..)
+                .and_then(|s| s.iter().position(|&d| d != NO))
+            {
+                Some(k) => return at + k,
+                None => at = self.start + self.decided.len(),
+            }
+        }
+        rows
+    }
+
+    /// From `at` on, how many documents match before the first the columns
+    /// cannot decide, and where that one is (the collection's end when none).
+    pub fn count_to_undecided(&mut self, mut at: usize) -> (usize, usize) {
+        let rows = self.root.rows();
+        let mut yes = 0;
+        while at < rows {
+            let i = at.wrapping_sub(self.start);
+            if i >= self.decided.len() {
+                self.fill(at, CHUNK);
+                continue;
+            }
+            for &d in self.decided.get(i..).unwrap_or(&[]) {
+                match d {
+                    NO => {}
+                    YES => yes += 1,
+                    _ => return (yes, at),
+                }
+                at += 1;
+            }
+        }
+        (yes, rows)
+    }
+
+    /// Decide the documents from `at` on (up to `n`, within the collection).
+    fn fill(&mut self, at: usize, n: usize) {
+        let len = self.root.rows().saturating_sub(at).min(n);
+        self.start = at;
+        self.decided.clear();
+        self.decided.resize(len, READ);
+        self.root.fill(at, &mut self.decided, &mut self.scratch);
+    }
+}
+
+type Columns<'a> = dyn FnMut(&str) -> Option<Rc<Column>> + 'a;
+
+fn compile<'f>(node: &'f Node, column: &mut Columns<'_>) -> Check<'f> {
+    let mut all = |children: &'f [Node]| -> Vec<Check<'f>> {
+        children.iter().map(|n| compile(n, column)).collect()
+    };
+    match node {
+        Node::True => Check::Const(true),
+        Node::False => Check::Const(false),
+        Node::And(children) => leading_known(Check::And(all(children))),
+        Node::Or(children) => leading_known(Check::Or(all(children))),
+        Node::Nor(children) => leading_known(Check::Nor(all(children))),
+        Node::Not(child) => match compile(child, column) {
+            Check::Unknown => Check::Unknown,
+            child => Check::Not(Box::new(child)),
+        },
+        Node::Path { path, pred } => match (path.parts(), pred) {
+            (_, Pred::Near(_)) => Check::Unknown,
+            ([part], _) => match column(&part.name) {
+                Some(column) => Check::Leaf(Leaf {
+                    pred,
+                    number: number_test(pred),
+                    memo: vec![UNTRIED; column.dictionary().len()],
+                    column,
+                }),
+                None => Check::Unknown,
+            },
+            _ => Check::Unknown,
+        },
+        Node::Expr(_) | Node::Schema(_) | Node::Text(_) => Check::Unknown,
+    }
+}
+
+/// A list whose first part is unknown never decides: the document is read.
+fn leading_known(check: Check<'_>) -> Check<'_> {
+    match &check {
+        Check::And(v) | Check::Or(v) | Check::Nor(v)
+            if v.first().is_none_or(|c| matches!(c, Check::Unknown)) =>
+        {
+            Check::Unknown
+        }
+        _ => check,
+    }
+}
+
+/// `{$gt: 5}` and the like: a comparison with a number that is not NaN.
+fn number_test(pred: &Pred) -> Option<(CmpOp, Number)> {
+    let Pred::Cmp(cmp) = pred else {
+        return None;
+    };
+    match cmp.parts() {
+        (op, Bson::Int32(i)) => Some((op, Number::Int(i64::from(*i)))),
+        (op, Bson::Int64(i)) => Some((op, Number::Int(*i))),
+        (op, Bson::Double(f)) if !f.is_nan() => Some((op, Number::Double(*f))),
+        _ => None,
+    }
+}
+
+impl Check<'_> {
+    /// The documents a leaf's column covers (the collection's, when built).
+    fn rows(&self) -> usize {
+        match self {
+            Check::Leaf(leaf) => leaf.column.cells().len(),
+            Check::And(v) | Check::Or(v) | Check::Nor(v) => {
+                v.iter().map(Check::rows).max().unwrap_or(0)
+            }
+            Check::Not(c) => c.rows(),
+            Check::Const(_) | Check::Unknown => 0,
+        }
+    }
+
+    /// The decisions for the documents from `at` on, one per slot of `out`.
+    /// A list is decided as the matcher runs it: in order, the first part
+    /// that does not pass (`$and`) or fail (`$or`, `$nor`) settles it.
+    fn fill(&mut self, at: usize, out: &mut [u8], scratch: &mut Vec<Vec<u8>>) {
+        match self {
+            Check::Const(b) => out.fill(u8::from(*b)),
+            Check::Unknown => out.fill(READ),
+            Check::Leaf(leaf) => leaf.fill(at, out),
+            Check::Not(child) => {
+                child.fill(at, out, scratch);
+                negate(out);
+            }
+            Check::And(children) => fill_list(children, YES, at, out, scratch),
+            Check::Or(children) => fill_list(children, NO, at, out, scratch),
+            Check::Nor(children) => {
+                fill_list(children, NO, at, out, scratch);
+                negate(out);
+            }
+        }
+    }
+}
+
+fn negate(out: &mut [u8]) {
+    for s in out {
+        *s = match *s {
+            NO => YES,
+            YES => NO,
+            other => other,
+        };
+    }
+}
+
+/// `$and` (`pass` = `YES`) or `$or` (`pass` = `NO`): a document whose parts
+/// so far all gave `pass` takes the next part's decision.
+fn fill_list(
+    children: &mut [Check<'_>],
+    pass: u8,
+    at: usize,
+    out: &mut [u8],
+    scratch: &mut Vec<Vec<u8>>,
+) {
+    out.fill(pass);
+    let mut part = scratch.pop().unwrap_or_default();
+    for c in children {
+        part.clear();
+        part.resize(out.len(), READ);
+        c.fill(at, &mut part, scratch);
+        for (o, p) in out.iter_mut().zip(&part) {
+            if *o == pass {
+                *o = *p;
+            }
+        }
+    }
+    scratch.push(part);
+}
+
+impl Leaf<'_> {
+    fn fill(&mut self, at: usize, out: &mut [u8]) {
+        let column = Rc::clone(&self.column);
+        let cells = column.cells().get(at..).unwrap_or(&[]);
+        match self.number {
+            Some((op, Number::Int(r))) => {
+                let accepted = accepted(op);
+                for (o, cell) in out.iter_mut().zip(cells) {
+                    *o = match *cell {
+                        Cell::Int32(i) => verdict(accepted, i64::from(i).cmp(&r)),
+                        Cell::Int64(i) => verdict(accepted, i.cmp(&r)),
+                        cell => number_state(accepted, Number::Int(r), cell),
+                    };
+                }
+            }
+            Some((op, rhs)) => {
+                let accepted = accepted(op);
+                for (o, cell) in out.iter_mut().zip(cells) {
+                    *o = number_state(accepted, rhs, *cell);
+                }
+            }
+            None => {
+                for (o, cell) in out.iter_mut().zip(cells) {
+                    *o = match *cell {
+                        Cell::Dict(i) => match self.memo.get(i as usize) {
+                            Some(&known) if known != UNTRIED => known,
+                            _ => self.entry_state(i as usize),
+                        },
+                        cell => self.state(cell),
+                    };
+                }
+            }
+        }
+    }
+
+    fn state(&mut self, cell: Cell) -> u8 {
+        let value = match cell {
+            Cell::Other => return READ,
+            Cell::Missing => return test(self.pred, None),
+            Cell::Null => Bson::Null,
+            Cell::Bool(b) => Bson::Boolean(b),
+            Cell::Int32(i) => Bson::Int32(i),
+            Cell::Int64(i) => Bson::Int64(i),
+            Cell::Double(f) => Bson::Double(f),
+            Cell::Date(t) => Bson::DateTime(DateTime::from_millis(t)),
+            Cell::Dict(i) => return self.entry_state(i as usize),
+        };
+        test(self.pred, Some(&value))
+    }
+
+    /// A string or ObjectId: the predicate's answer for that value, once.
+    fn entry_state(&mut self, i: usize) -> u8 {
+        let Some(seen) = self.memo.get(i).copied() else {
+            return READ;
+        };
+        if seen != UNTRIED {
+            return seen;
+        }
+        let state = test(self.pred, self.column.dictionary().get(i));
+        if let Some(m) = self.memo.get_mut(i) {
+            *m = state;
+        }
+        state
+    }
+}
+
+/// The orderings (bit 0 less, 1 equal, 2 greater) an operator accepts.
+fn accepted(op: CmpOp) -> u8 {
+    [Ordering::Less, Ordering::Equal, Ordering::Greater]
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| op.accepts(**o))
+        .fold(0, |m, (i, _)| m | (1 << i))
+}
+
+#[inline(always)]
+fn verdict(accepted: u8, ord: Ordering) -> u8 {
+    (accepted >> (ord as i8 + 1)) & 1
+}
+
+/// A number test on a cell: other brackets never compare with a number
+/// (missing included), and NaN is neither above nor below one.
+fn number_state(accepted: u8, rhs: Number, cell: Cell) -> u8 {
+    let ord = match (cell, rhs) {
+        (Cell::Other, _) => return READ,
+        (Cell::Int32(i), Number::Int(r)) => i64::from(i).cmp(&r),
+        (Cell::Int64(i), Number::Int(r)) => i.cmp(&r),
+        (Cell::Int32(i), Number::Double(r)) => cmp_i64_f64(i64::from(i), r),
+        (Cell::Int64(i), Number::Double(r)) => cmp_i64_f64(i, r),
+        (Cell::Double(f), _) if f.is_nan() => return NO,
+        (Cell::Double(f), Number::Int(r)) => cmp_i64_f64(r, f).reverse(),
+        (Cell::Double(f), Number::Double(r)) => cmp_f64(f, r),
+        _ => return NO,
+    };
+    verdict(accepted, ord)
+}
+
+/// The matcher's test of one value; `READ` if it would record a position.
+fn test(pred: &Pred, v: Option<&Bson>) -> u8 {
+    let mut pos = None;
+    let ok = pred.matches(v, &mut pos);
+    if pos.is_some() {
+        READ
+    } else {
+        u8::from(ok)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::RunCtx;
+    use crate::expr::{CompileCtx, Scope};
+    use bson::oid::ObjectId;
+    use bson::{doc, Decimal128, Document};
+
+    /// Values of every kind a cell holds, and some it does not.
+    fn values() -> Vec<Option<Bson>> {
+        let mut v: Vec<Option<Bson>> = vec![
+            None,
+            Some(Bson::Null),
+            Some(Bson::Undefined),
+            Some(Bson::Boolean(true)),
+            Some(Bson::Boolean(false)),
+            Some(Bson::Int32(1)),
+            Some(Bson::Int32(-7)),
+            Some(Bson::Int64(1)),
+            Some(Bson::Int64(i64::MAX)),
+            Some(Bson::Double(1.0)),
+            Some(Bson::Double(2.5)),
+            Some(Bson::Double(f64::NAN)),
+            Some(Bson::Double(-0.0)),
+            Some(Bson::Double(9.223372036854776e18)),
+            Some(Bson::String("buy".into())),
+            Some(Bson::String("Buy".into())),
+            Some(Bson::String(String::new())),
+            Some(Bson::ObjectId(ObjectId::from_bytes([1; 12]))),
+            Some(Bson::DateTime(bson::DateTime::from_millis(0))),
+            Some(Bson::DateTime(bson::DateTime::from_millis(-1))),
+            Some(Bson::Array(vec![
+                Bson::Int32(1),
+                Bson::String("buy".into()),
+            ])),
+            Some(Bson::Array(vec![])),
+            Some(Bson::Document(doc! {"x": 1})),
+            crate::query::regex_value("^b", ""),
+            Some(Bson::MinKey),
+        ];
+        if let Ok(d) = "1".parse::<Decimal128>() {
+            v.push(Some(Bson::Decimal128(d)));
+        }
+        v
+    }
+
+    fn docs() -> Vec<Document> {
+        let vals = values();
+        let n = vals.len();
+        (0..n * n)
+            .map(|i| {
+                let mut d = doc! {"_id": i as i64};
+                if let Some(a) = &vals[i % n] {
+                    d.insert("a", a.clone());
+                }
+                if let Some(b) = &vals[(i / n) % n] {
+                    d.insert("b", b.clone());
+                }
+                d
+            })
+            .collect()
+    }
+
+    /// Filters over `a` (each operator with each operand) and mixes with
+    /// parts the columns cannot decide.
+    fn filters() -> Vec<Document> {
+        let mut out = Vec::new();
+        for v in values().into_iter().flatten() {
+            for op in ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte"] {
+                out.push(doc! {"a": {op: v.clone()}});
+            }
+            out.push(doc! {"a": v.clone()});
+            out.push(doc! {"a": {"$in": [v.clone(), 1]}});
+            out.push(doc! {"a": {"$nin": [v.clone(), "buy"]}});
+            out.push(doc! {"a": {"$not": {"$gte": v.clone()}}});
+            out.push(doc! {"a": v.clone(), "b": {"$lt": v.clone()}});
+            out.push(doc! {"$or": [{"a": v.clone()}, {"b": v.clone()}]});
+            out.push(doc! {"$nor": [{"a": v.clone()}, {"b.x": 1}]});
+            out.push(doc! {"b": {"$ne": v.clone()}, "$expr": {"$eq": ["$a", v.clone()]}});
+        }
+        out.extend([
+            doc! {"a": {"$exists": true}},
+            doc! {"a": {"$exists": false}},
+            doc! {"a": {"$type": "number"}},
+            doc! {"a": {"$type": ["string", "null"]}},
+            doc! {"a": {"$mod": [2, 1]}},
+            doc! {"a": {"$regex": "^b", "$options": "i"}},
+            doc! {"a": {"$size": 0}},
+            doc! {"a": {"$all": [1]}},
+            doc! {"a": {"$elemMatch": {"$gte": 1}}},
+            doc! {"a": {"$bitsAllSet": 1}},
+            doc! {"a": {"$gt": 0}, "$expr": {"$divide": [1, 0]}},
+            doc! {"a": {"$gt": 0}, "$expr": {"$divide": [1, 0]}, "b": 1},
+            doc! {"$and": [{"$expr": {"$divide": [1, 0]}}, {"a": 1}]},
+            doc! {"a.x": 1, "a": {"$exists": true}},
+        ]);
+        out
+    }
+
+    /// The columns of `docs`, built on demand.
+    fn columns(docs: &[Document]) -> impl FnMut(&str) -> Option<Rc<Column>> + '_ {
+        let mut built: Vec<Rc<Column>> = Vec::new();
+        move |field| {
+            if let Some(c) = built.iter().find(|c| c.field() == field) {
+                return Some(Rc::clone(c));
+            }
+            let c = Rc::new(Column::build(field, docs));
+            built.push(Rc::clone(&c));
+            Some(c)
+        }
+    }
+
+    /// Whatever the columns decide is what the matcher answers, with no
+    /// array position; an error the matcher raises is never decided away.
+    #[test]
+    fn decisions_are_the_matchers() {
+        let run = RunCtx::default();
+        let scope = Scope::new(&run);
+        let docs = docs();
+        let mut column = columns(&docs);
+        let mut decided = 0;
+        for f in filters() {
+            let Ok(filter) = Filter::compile(&f, &CompileCtx::default()) else {
+                continue;
+            };
+            let (Some(mut forward), Some(mut backward)) = (
+                ColumnCheck::new(&filter, &mut column),
+                ColumnCheck::new(&filter, &mut column),
+            ) else {
+                continue;
+            };
+            // Forward: a chunk at a time; backward: one document at a time.
+            let order = (0..docs.len()).chain((0..docs.len()).rev());
+            for (k, at) in order.enumerate() {
+                let d = &docs[at];
+                let check = if k < docs.len() {
+                    &mut forward
+                } else {
+                    &mut backward
+                };
+                let full = filter.matches_at(d, &scope);
+                match (check.decide(at), full) {
+                    (None, _) => {}
+                    (Some(hit), Ok(found)) => {
+                        decided += 1;
+                        assert_eq!(
+                            found.map(|_| None::<usize>),
+                            hit.then_some(None),
+                            "{f} on {d}"
+                        );
+                        assert!(found.is_none_or(|p| p.is_none()), "{f} on {d}");
+                    }
+                    (Some(_), Err(e)) => panic!("{f} on {d}: decided, matcher says {e}"),
+                }
+            }
+        }
+        assert!(decided > 200_000, "only {decided} decisions");
+    }
+
+    /// Passing over what fails, and counting what matches, agree with deciding
+    /// each document.
+    #[test]
+    fn candidates_and_counts_agree_with_decisions() {
+        let docs = docs();
+        let mut column = columns(&docs);
+        for f in filters() {
+            let Ok(filter) = Filter::compile(&f, &CompileCtx::default()) else {
+                continue;
+            };
+            let (Some(mut one), Some(mut skip), Some(mut count)) = (
+                ColumnCheck::new(&filter, &mut column),
+                ColumnCheck::new(&filter, &mut column),
+                ColumnCheck::new(&filter, &mut column),
+            ) else {
+                continue;
+            };
+            let each: Vec<Option<bool>> = (0..docs.len()).map(|at| one.decide(at)).collect();
+            let candidates: Vec<usize> = (0..docs.len())
+                .filter(|&at| each[at] != Some(false))
+                .collect();
+            let mut found = Vec::new();
+            let mut at = 0;
+            while at < docs.len() {
+                at = skip.next_candidate(at);
+                if at < docs.len() {
+                    found.push(at);
+                }
+                at += 1;
+            }
+            assert_eq!(found, candidates, "{f}");
+            let (mut yes, mut at) = (0, 0);
+            let mut undecided = Vec::new();
+            while at < docs.len() {
+                let (n, next) = count.count_to_undecided(at);
+                yes += n;
+                if next < docs.len() {
+                    undecided.push(next);
+                }
+                at = next + 1;
+            }
+            let expect: Vec<usize> = (0..docs.len()).filter(|&at| each[at].is_none()).collect();
+            assert_eq!(undecided, expect, "{f}");
+            assert_eq!(
+                yes,
+                each.iter().filter(|d| **d == Some(true)).count(),
+                "{f}"
+            );
+        }
+    }
+
+    #[test]
+    fn filters_the_columns_cannot_decide_get_no_check() {
+        let docs = docs();
+        let mut column = columns(&docs);
+        for f in [doc! {"a.x": 1}, doc! {"$expr": true, "a": 1}, doc! {}] {
+            let filter =
+                Filter::compile(&f, &CompileCtx::default()).unwrap_or_else(|e| panic!("{e}"));
+            assert!(ColumnCheck::new(&filter, &mut column).is_none(), "{f}");
+        }
+        let filter = Filter::compile(&doc! {"a": 1}, &CompileCtx::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(ColumnCheck::new(&filter, &mut |_| None).is_none());
+    }
+}

@@ -1,0 +1,112 @@
+//! A collection's scan columns (`value::column`): derived data, like an
+//! index, built by the first scan that reads the whole collection and wants
+//! one, kept while the collection is unchanged (shared by later runs on the
+//! same loaded data) and dropped by any write.
+use crate::value::column::Column;
+use bson::Document;
+use std::rc::Rc;
+
+/// Collections smaller than this are scanned without columns: building one
+/// costs about what one scan costs, and small scans are fast anyway.
+pub const MIN_DOCUMENTS: usize = 2048;
+
+/// Columns a collection keeps at most (each is 16 bytes per document).
+const MAX_COLUMNS: usize = 16;
+
+/// A collection's columns, by field. Interior mutability: a read-only scan
+/// (on a collection shared by runs) adds the column it built.
+#[derive(Clone, Debug, Default)]
+pub struct Columns {
+    built: std::cell::RefCell<Vec<Rc<Column>>>,
+}
+
+impl Columns {
+    /// The column of `field`, if built.
+    pub fn get(&self, field: &str) -> Option<Rc<Column>> {
+        self.built
+            .borrow()
+            .iter()
+            .find(|c| c.field() == field)
+            .cloned()
+    }
+
+    /// The column a scan of `docs` (the collection's) can use for `field`:
+    /// built if it was not and `whole` (the scan reads every document).
+    pub fn for_scan(&self, field: &str, docs: &[Document], whole: bool) -> Option<Rc<Column>> {
+        if docs.len() < MIN_DOCUMENTS {
+            return None;
+        }
+        match self.get(field) {
+            Some(c) => Some(c),
+            None if whole && self.len() < MAX_COLUMNS => Some(self.get_or_build(field, docs)),
+            None => None,
+        }
+    }
+
+    /// The column of `field`, built over `docs` if it was not.
+    pub fn get_or_build(&self, field: &str, docs: &[Document]) -> Rc<Column> {
+        if let Some(c) = self.get(field) {
+            return c;
+        }
+        let c = Rc::new(Column::build(field, docs));
+        self.built.borrow_mut().push(Rc::clone(&c));
+        c
+    }
+
+    /// How many columns are built.
+    pub fn len(&self) -> usize {
+        self.built.borrow().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The documents changed: every column is stale.
+    pub fn clear(&mut self) {
+        self.built.get_mut().clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::{doc, Bson};
+
+    #[test]
+    fn built_once_for_whole_scans_of_large_collections() {
+        let docs: Vec<Document> = (0..MIN_DOCUMENTS).map(|i| doc! {"a": i as i64}).collect();
+        let mut cols = Columns::default();
+        assert!(cols.for_scan("a", &docs[1..], true).is_none(), "small");
+        assert!(
+            cols.for_scan("a", &docs, false).is_none(),
+            "not built for a partial scan"
+        );
+        let first = cols
+            .for_scan("a", &docs, true)
+            .unwrap_or_else(|| panic!("built"));
+        let again = cols
+            .for_scan("a", &docs, false)
+            .unwrap_or_else(|| panic!("kept"));
+        assert!(Rc::ptr_eq(&first, &again));
+        cols.clear();
+        assert!(cols.get("a").is_none());
+    }
+
+    #[test]
+    fn writes_drop_the_columns() {
+        let docs: Vec<Document> = (0..MIN_DOCUMENTS as i64)
+            .map(|i| doc! {"_id": i, "a": i})
+            .collect();
+        let ids = docs
+            .iter()
+            .map(|d| d.get("_id").cloned().unwrap_or(Bson::Null))
+            .collect();
+        let mut c = super::super::Collection::default();
+        c.load("t.c", docs, ids, 0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(c.columns().for_scan("a", c.docs(), true).is_some());
+        let _ = c.remove(0);
+        assert!(c.columns().is_empty());
+    }
+}
