@@ -362,18 +362,16 @@ pub(crate) fn run_stages<'a>(
                 while matches!(stages.get(i), Some(Stage::Project(_))) {
                     i += 1;
                 }
-                let more = stages.get(start..i).unwrap_or_default();
+                let mut chain = vec![p];
+                chain.extend(stages.get(start..i).unwrap_or_default().iter().filter_map(
+                    |s| match s {
+                        Stage::Project(next) => Some(next),
+                        _ => None,
+                    },
+                ));
+                // A document no stage changes stays borrowed.
                 docs.into_iter()
-                    .map(|d| {
-                        // A document no stage changes stays borrowed.
-                        let mut doc = p.apply_cow(d, scope)?;
-                        for s in more {
-                            if let Stage::Project(next) = s {
-                                doc = next.apply_cow(doc, scope)?;
-                            }
-                        }
-                        Ok(doc)
-                    })
+                    .map(|d| Projection::apply_chain(&chain, d, scope))
                     .collect::<Result<_>>()?
             }
             Stage::Group(g) => owned(g.run(docs.iter().map(|d| d.as_ref()), scope)?),

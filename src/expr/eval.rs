@@ -18,6 +18,12 @@ pub(crate) type EvalFn = fn(&'static str, &[Node], &mut Cx) -> Result<Value>;
 /// vtables would keep every operator's derived `Debug` in the page's wasm.
 pub(crate) trait Special: Send + Sync {
     fn eval(&self, cx: &mut Cx) -> Result<Value>;
+
+    /// [`Special::eval`], the value borrowed from the document where the
+    /// operator answers with a part of it (`$filter` that keeps every element).
+    fn eval_borrowed<'a>(&self, cx: &mut Cx<'a>) -> Result<Local<'a>> {
+        Ok(self.eval(cx)?.map(Cow::Owned))
+    }
 }
 
 impl Debug for dyn Special {
@@ -112,6 +118,17 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Whether `node` is true (`coerceToBool`): a condition (`$filter`'s
+    /// `cond`, `$cond`'s `if`, `$and`'s arguments). A field path is read in
+    /// place; the condition's own value is dropped at once, so it is not
+    /// weighed against the budget (the values it was built from were).
+    pub fn eval_truthy(&mut self, node: &Node) -> Result<bool> {
+        match node {
+            Node::Var(..) => Ok(super::value::truthy(self.eval_borrowed(node)?.as_deref())),
+            _ => Ok(super::value::truthy_v(&self.eval_node(node)?)),
+        }
+    }
+
     /// Evaluate every argument, in order.
     pub fn eval_all(&mut self, args: &[Node]) -> Result<Vec<Value>> {
         args.iter().map(|a| self.eval(a)).collect()
@@ -160,6 +177,11 @@ impl<'a> Cx<'a> {
             if *name == "$ifNull" {
                 return self.if_null_borrowed(args);
             }
+        }
+        if let Node::Special(s) = node {
+            let value = s.eval_borrowed(self)?;
+            crate::budget::check()?;
+            return Ok(value);
         }
         if let Node::Var(var, p) = node {
             let base: Option<&'a Bson> = match var {
@@ -230,6 +252,27 @@ impl<'a> Cx<'a> {
             _ => return None,
         };
         path::borrow_values(base, p)
+    }
+
+    /// [`path::visit_values`] for a field path `node`, as [`Cx::borrow_values`]
+    /// reads it; `None` for any other node or a path it cannot visit.
+    pub fn visit_values(&self, node: &Node, visit: &mut dyn FnMut(&'a Bson)) -> Option<()> {
+        let Node::Var(var, p) = node else {
+            return None;
+        };
+        let base: &'a Bson = match var {
+            VarRef::Root => return path::visit_values_doc(self.root, p, visit),
+            VarRef::Current => match self.current {
+                None => return path::visit_values_doc(self.root, p, visit),
+                Some(c) => c,
+            },
+            VarRef::Local(i) => match self.locals.get(*i) {
+                Some(Some(Cow::Borrowed(b))) => b,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        path::visit_values(base, p, visit)
     }
 
     fn borrow_in_doc(&mut self, doc: &'a Document, p: &[String], node: &Node) -> Result<Local<'a>> {

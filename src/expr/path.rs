@@ -13,10 +13,17 @@ fn get<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
         return doc.get(name);
     }
     let key = name.as_bytes();
-    entries
-        .iter()
-        .find(|(k, _)| crate::value::path::same_bytes(k.as_bytes(), key))
-        .map(|(_, v)| v)
+    // By position, the lengths compared here: most keys differ in length,
+    // and the size-optimised wasm calls, not inlines, the slice iterator's
+    // `next` and `same_bytes`.
+    let mut i = 0;
+    while let Some((k, v)) = entries.get_index(i) {
+        if k.len() == key.len() && crate::value::path::same_bytes(k.as_bytes(), key) {
+            return Some(v);
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Read `path` below `base` (the whole value when the path is empty).
@@ -139,4 +146,70 @@ pub(crate) enum Found<'a> {
     One(&'a Bson),
     /// The values below an array's elements (what `lookup` returns as an array).
     Many(Vec<&'a Bson>),
+}
+
+/// Feed `visit` what an accumulator reads from the values [`borrow_values`]
+/// finds (the one value, or each element when it is an array; the values
+/// below an array's elements, as they are), with no list of them built.
+/// `None` when the path crosses more than one array (some values may have
+/// been fed: the caller starts again and builds them).
+pub(crate) fn visit_values<'a>(
+    base: &'a Bson,
+    path: &[String],
+    visit: &mut dyn FnMut(&'a Bson),
+) -> Option<()> {
+    if path.is_empty() {
+        visit_one(base, visit);
+        return Some(());
+    }
+    match base {
+        Bson::Document(d) => visit_values_doc(d, path, visit),
+        Bson::Array(a) => visit_in_elements(a, path, visit),
+        _ => Some(()),
+    }
+}
+
+fn visit_one<'a>(v: &'a Bson, visit: &mut dyn FnMut(&'a Bson)) {
+    match v {
+        Bson::Array(a) => a.iter().for_each(visit),
+        v => visit(v),
+    }
+}
+
+/// [`visit_values`] below a document (`None` for the empty path too).
+pub(crate) fn visit_values_doc<'a>(
+    doc: &'a Document,
+    path: &[String],
+    visit: &mut dyn FnMut(&'a Bson),
+) -> Option<()> {
+    let (first, rest) = path.split_first()?;
+    let Some(v) = get(doc, first) else {
+        return Some(());
+    };
+    if rest.is_empty() {
+        visit_one(v, visit);
+        return Some(());
+    }
+    match v {
+        Bson::Document(d) => visit_values_doc(d, rest, visit),
+        Bson::Array(a) => visit_in_elements(a, rest, visit),
+        _ => Some(()),
+    }
+}
+
+fn visit_in_elements<'a>(
+    arr: &'a [Bson],
+    path: &[String],
+    visit: &mut dyn FnMut(&'a Bson),
+) -> Option<()> {
+    let mut i = 0;
+    while let Some(e) = arr.get(i) {
+        i += 1;
+        if let Bson::Document(d) = e {
+            if let Some(v) = borrow_doc(d, path)? {
+                visit(v);
+            }
+        }
+    }
+    Some(())
 }

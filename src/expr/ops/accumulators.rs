@@ -3,14 +3,17 @@
 //! arguments are not expanded).
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/sum/#use-in--project-stage
 use crate::error::{Error, Result};
+use crate::expr::accum::StdDev;
 use crate::expr::accum::{avg_values, max_value, min_value, std_dev, sum_values};
 use crate::expr::compile::{call, Compiler};
 use crate::expr::eval::{Cx, Node, Special};
-use crate::expr::path::Found;
+use crate::expr::sum::{avg, SumState};
 use crate::expr::value::{err, Value};
 use crate::text::server::server_string;
+use crate::value::compare;
 use crate::value::numeric::{is_number, to_f64};
 use bson::Bson;
+use std::cmp::Ordering;
 use std::sync::Arc;
 
 pub(crate) fn c_accumulator(n: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node> {
@@ -163,16 +166,11 @@ pub(crate) fn c_percentile(name: &'static str, a: &Bson, c: &mut Compiler) -> Re
 }
 
 fn accumulate(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
-    // One field path: its values read in place.
+    // One field path: its values read in place, one at a time.
     if let [arg] = args {
-        if let Some(found) = cx.borrow_values(arg) {
-            let items: &[&Bson] = match &found {
-                Found::Missing => &[],
-                Found::One(Bson::Array(a)) => return Ok(Some(fold(name, a))),
-                Found::One(v) => std::slice::from_ref(v),
-                Found::Many(vs) => vs,
-            };
-            return Ok(Some(fold(name, items.iter().copied())));
+        let mut fold = Fold::new(name);
+        if cx.visit_values(arg, &mut |v| fold.add(v)).is_some() {
+            return Ok(Some(fold.result()));
         }
     }
     let vals: Vec<Value> = cx.eval_all(args)?;
@@ -186,6 +184,58 @@ fn accumulate(name: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
         vals.into_iter().flatten().collect()
     };
     Ok(Some(fold(name, &items)))
+}
+
+/// An accumulator fed one value at a time (what [`fold`] computes).
+enum Fold<'a> {
+    Sum(SumState),
+    Avg(SumState, u64),
+    Extreme(Option<&'a Bson>, Ordering),
+    StdDev(StdDev, bool),
+}
+
+impl<'a> Fold<'a> {
+    fn new(name: &str) -> Fold<'a> {
+        match name {
+            "$sum" => Fold::Sum(SumState::default()),
+            "$avg" => Fold::Avg(SumState::default(), 0),
+            "$min" => Fold::Extreme(None, Ordering::Less),
+            "$max" => Fold::Extreme(None, Ordering::Greater),
+            "$stdDevPop" => Fold::StdDev(StdDev::new(), false),
+            _ => Fold::StdDev(StdDev::new(), true),
+        }
+    }
+
+    fn add(&mut self, v: &'a Bson) {
+        match self {
+            Fold::Sum(s) => {
+                s.add(v);
+            }
+            Fold::Avg(s, n) => {
+                if s.add(v) {
+                    *n += 1;
+                }
+            }
+            // As `min_value`/`max_value`: null and undefined are skipped.
+            Fold::Extreme(best, want) => {
+                if !matches!(v, Bson::Null | Bson::Undefined)
+                    && best.is_none_or(|b| compare(v, b) == *want)
+                {
+                    *best = Some(v);
+                }
+            }
+            Fold::StdDev(s, _) => s.add(v),
+        }
+    }
+
+    fn result(self) -> Bson {
+        match self {
+            Fold::Sum(s) => s.result(),
+            Fold::Avg(s, n) => avg(&s, n),
+            Fold::Extreme(best, _) => best.cloned().unwrap_or(Bson::Null),
+            Fold::StdDev(s, samp) => s.value(samp),
+        }
+    }
 }
 
 /// The accumulator `name` over `items`.

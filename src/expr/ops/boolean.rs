@@ -3,7 +3,7 @@
 use crate::error::Result;
 use crate::expr::compile::{call, Compiler};
 use crate::expr::eval::{Cx, Node};
-use crate::expr::value::{truthy_v, Value};
+use crate::expr::value::Value;
 use bson::Bson;
 
 pub(crate) fn c_and(n: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node> {
@@ -18,7 +18,7 @@ pub(crate) fn c_not(n: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node>
 
 fn and(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
     for a in args {
-        if !truthy_v(&cx.eval(a)?) {
+        if !cx.eval_truthy(a)? {
             return Ok(Some(Bson::Boolean(false)));
         }
     }
@@ -27,7 +27,7 @@ fn and(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
 
 fn or(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
     for a in args {
-        if truthy_v(&cx.eval(a)?) {
+        if cx.eval_truthy(a)? {
             return Ok(Some(Bson::Boolean(true)));
         }
     }
@@ -35,5 +35,5 @@ fn or(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
 }
 
 fn not(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
-    Ok(Some(Bson::Boolean(!truthy_v(&cx.eval(&args[0])?))))
+    Ok(Some(Bson::Boolean(!cx.eval_truthy(&args[0])?)))
 }

@@ -3,7 +3,7 @@
 use crate::error::Result;
 use crate::expr::compile::{call, Compiler};
 use crate::expr::eval::{Cx, Node, Special};
-use crate::expr::value::{err, nullish, tname, truthy_v, Value};
+use crate::expr::value::{err, nullish, tname, Value};
 use bson::Bson;
 use std::sync::Arc;
 
@@ -27,7 +27,7 @@ pub(crate) fn c_cond(n: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node
 }
 
 fn cond(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
-    let branch = if truthy_v(&cx.eval(&args[0])?) { 1 } else { 2 };
+    let branch = if cx.eval_truthy(&args[0])? { 1 } else { 2 };
     cx.eval(&args[branch])
 }
 
@@ -63,7 +63,7 @@ struct Switch {
 impl Special for Switch {
     fn eval(&self, cx: &mut Cx) -> Result<Value> {
         for (case, then) in &self.branches {
-            if truthy_v(&cx.eval(case)?) {
+            if cx.eval_truthy(case)? {
                 return cx.eval(then);
             }
         }

@@ -3,8 +3,8 @@
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/let/
 use crate::error::Result;
 use crate::expr::compile::Compiler;
-use crate::expr::eval::{Cx, Node, Special};
-use crate::expr::value::{as_i32_exact, err, nullish, num_str, show, tname, truthy_v, Value};
+use crate::expr::eval::{Cx, Local, Node, Special};
+use crate::expr::value::{as_i32_exact, err, nullish, num_str, show, tname, Value};
 use bson::{Bson, Document};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -198,10 +198,27 @@ struct Filter {
 
 impl Special for Filter {
     fn eval(&self, cx: &mut Cx) -> Result<Value> {
+        Ok(self.run(cx)?.map(Cow::into_owned))
+    }
+
+    fn eval_borrowed<'a>(&self, cx: &mut Cx<'a>) -> Result<Local<'a>> {
+        self.run(cx)
+    }
+}
+
+impl Filter {
+    /// The kept elements; the input itself, borrowed, when it is a part of
+    /// the document and every element is kept (a window that drops nothing).
+    fn run<'a>(&self, cx: &mut Cx<'a>) -> Result<Local<'a>> {
         let input = cx.eval_borrowed(&self.input)?;
+        let whole: Option<&'a [Bson]> = match input {
+            Some(Cow::Borrowed(Bson::Array(a))) => Some(a),
+            _ => None,
+        };
+        let whole_input = whole.is_some().then(|| input.clone()).flatten();
         let items = match Items::of(input) {
             Ok(Some(items)) => items,
-            Ok(None) => return Ok(Some(Bson::Null)),
+            Ok(None) => return Ok(Some(Cow::Owned(Bson::Null))),
             Err(input) => {
                 return Err(err(
                     28651,
@@ -212,47 +229,40 @@ impl Special for Filter {
         // An empty input is the answer before `limit` is even evaluated
         // (the server's $filter returns it first).
         if items.len() == 0 {
-            return Ok(Some(Bson::Array(Vec::new())));
+            return Ok(Some(
+                whole_input.unwrap_or(Cow::Owned(Bson::Array(Vec::new()))),
+            ));
         }
-        let mut limit = usize::MAX;
-        if let Some(l) = &self.limit {
-            let lv = cx.eval(l)?;
-            if !nullish(&lv) {
-                let Some(n) = lv.as_ref().and_then(as_i32_exact) else {
-                    return Err(err(
-                        327391,
-                        format!(
-                            "$filter: limit must be represented as a 32-bit integral value: {}",
-                            lv.as_ref().map_or_else(|| show(&lv), num_str)
-                        ),
-                    ));
-                };
-                if n < 1 {
-                    return Err(err(
-                        327392,
-                        format!("$filter: limit must be greater than 0: {n}"),
-                    ));
-                }
-                limit = n as usize;
-            }
-        }
+        let limit = self.limit(cx)?;
+        let total = items.len();
         let saved = cx.locals.len();
-        let mut out = Vec::with_capacity(items.len().min(limit));
+        // Built only once an element is dropped (or the input is computed):
+        // until then the kept elements are the input's first `kept`.
+        let mut out = whole
+            .is_none()
+            .then(|| Vec::with_capacity(total.min(limit)));
+        let mut kept = 0;
         let mut result = Ok(());
-        for item in items {
-            if out.len() >= limit {
+        for (i, item) in items.enumerate() {
+            if kept >= limit {
                 break;
             }
             // The element moves into its variable's slot and back out, uncopied;
             // an element of the document is borrowed, and copied only when kept.
             // (Slots nested inside `cond` are other slots: this one is intact.)
             cx.set_local(self.slot, Some(item));
-            let keep = cx.eval(&self.cond);
+            let keep = cx.eval_truthy(&self.cond);
             let item = cx.locals.get_mut(self.slot).and_then(Option::take);
             match keep {
-                Ok(v) => {
-                    if truthy_v(&v) {
+                Ok(true) => {
+                    kept += 1;
+                    if let Some(out) = &mut out {
                         out.extend(item.map(Cow::into_owned));
+                    }
+                }
+                Ok(false) => {
+                    if out.is_none() {
+                        out = Some(whole.map_or_else(Vec::new, |a| prefix(a, i)));
                     }
                 }
                 Err(e) => {
@@ -262,8 +272,47 @@ impl Special for Filter {
             }
         }
         cx.locals.truncate(saved);
-        result.map(|_| Some(Bson::Array(out)))
+        result?;
+        Ok(Some(match (out, whole_input) {
+            (Some(out), _) => Cow::Owned(Bson::Array(out)),
+            (None, Some(input)) if kept == total => input,
+            (None, _) => Cow::Owned(Bson::Array(
+                whole.map_or_else(Vec::new, |a| prefix(a, kept)),
+            )),
+        }))
     }
+
+    /// `limit`, evaluated: `usize::MAX` when absent or nullish.
+    fn limit(&self, cx: &mut Cx) -> Result<usize> {
+        let Some(l) = &self.limit else {
+            return Ok(usize::MAX);
+        };
+        let lv = cx.eval(l)?;
+        if nullish(&lv) {
+            return Ok(usize::MAX);
+        }
+        let Some(n) = lv.as_ref().and_then(as_i32_exact) else {
+            return Err(err(
+                327391,
+                format!(
+                    "$filter: limit must be represented as a 32-bit integral value: {}",
+                    lv.as_ref().map_or_else(|| show(&lv), num_str)
+                ),
+            ));
+        };
+        if n < 1 {
+            return Err(err(
+                327392,
+                format!("$filter: limit must be greater than 0: {n}"),
+            ));
+        }
+        Ok(n as usize)
+    }
+}
+
+/// A copy of the first `n` elements.
+fn prefix(a: &[Bson], n: usize) -> Vec<Bson> {
+    a.get(..n).map_or_else(|| a.to_vec(), <[Bson]>::to_vec)
 }
 
 pub(crate) fn c_filter(_: &'static str, a: &Bson, c: &mut Compiler) -> Result<Node> {

@@ -41,7 +41,11 @@ pub(super) fn exclude_value(tree: &Tree, v: &Bson) -> Bson {
 pub(super) fn include(tree: &Tree, doc: &Document) -> Document {
     // The projected fields and the computed ones, at most.
     let mut out = crate::value::entries::with_capacity(tree.fields.len());
-    for (k, v) in doc {
+    // By position: the size-optimised wasm calls, not inlines, an iterator's `next`.
+    let entries = crate::value::entries::of(doc);
+    let mut i = 0;
+    while let Some((k, v)) = entries.get_index(i) {
+        i += 1;
         match tree.get(k) {
             Some(Node::Include) => {
                 out.insert(k.clone(), v.clone());
@@ -76,13 +80,18 @@ pub(super) fn include_value(tree: &Tree, v: &Bson) -> Option<Bson> {
 /// replaces as a whole hold only their place (a replaced field keeps its position),
 /// for `compute` to set or remove. Copying them would be wasted: in the sensor
 /// pipeline each `$set` replaces `totals`, an array of 24 sub-documents.
-pub(super) fn copy_unreplaced(tree: &Tree, doc: &Document) -> Document {
+/// The top-level fields `removed` (a following `$unset`'s) are not copied.
+pub(super) fn copy_unreplaced(tree: &Tree, doc: &Document, removed: &[&str]) -> Document {
     let replaces = |k: &str| matches!(tree.get(k), Some(Node::Computed(_)));
-    if !doc.keys().any(|k| replaces(k)) {
+    let skips = |k: &str| removed.contains(&k);
+    if !doc.keys().any(|k| replaces(k) || skips(k)) {
         return doc.clone();
     }
     let mut out = crate::value::entries::with_capacity(doc.len() + tree.fields.len());
     for (k, v) in doc {
+        if skips(k) {
+            continue;
+        }
         out.insert(k.clone(), if replaces(k) { Bson::Null } else { v.clone() });
     }
     out

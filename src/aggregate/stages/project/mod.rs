@@ -38,7 +38,15 @@ struct Tree {
 
 impl Tree {
     fn get(&self, name: &str) -> Option<&Node> {
-        self.fields.iter().find(|(k, _)| k == name).map(|(_, n)| n)
+        // By position, lengths first (see `apply::include`).
+        let mut i = 0;
+        while let Some((k, n)) = self.fields.get(i) {
+            if k.len() == name.len() && k == name {
+                return Some(n);
+            }
+            i += 1;
+        }
+        None
     }
 
     /// Add `node` at `path`, failing on collisions as MongoDB does (31249/31250).
@@ -218,7 +226,7 @@ impl Projection {
                 Ok(out)
             }
             Mode::AddFields => {
-                let mut out = copy_unreplaced(&self.tree, doc);
+                let mut out = copy_unreplaced(&self.tree, doc, &[]);
                 compute(&self.tree, &mut out, doc, scope)?;
                 Ok(out)
             }
@@ -237,12 +245,67 @@ impl Projection {
         doc: Cow<'d, Document>,
         scope: &Scope,
     ) -> Result<Cow<'d, Document>> {
-        let doc = match doc {
-            Cow::Owned(d) => return Ok(Cow::Owned(self.apply_owned(d, scope)?)),
-            Cow::Borrowed(d) => d,
-        };
+        match doc {
+            Cow::Owned(d) => Ok(Cow::Owned(self.apply_owned(d, scope)?)),
+            Cow::Borrowed(d) => self.apply_borrowed(d, scope, &[]),
+        }
+    }
+
+    /// Consecutive projection stages over one document, in turn. A borrowed
+    /// document that `$addFields` must copy, followed by an `$unset` of
+    /// top-level fields, is copied without them (the dashboard's
+    /// `$set: {count: ...}` then `$unset: "totals"` copies no `totals`).
+    pub fn apply_chain<'d>(
+        chain: &[&Projection],
+        mut doc: Cow<'d, Document>,
+        scope: &Scope,
+    ) -> Result<Cow<'d, Document>> {
+        let mut i = 0;
+        while let Some(p) = chain.get(i) {
+            i += 1;
+            let removed = chain.get(i).and_then(|next| next.removed_top_level());
+            doc = match (doc, removed) {
+                (Cow::Borrowed(d), Some(removed)) if p.mode == Mode::AddFields => {
+                    i += 1;
+                    p.apply_borrowed(d, scope, &removed)?
+                }
+                (doc, _) => p.apply_cow(doc, scope)?,
+            };
+        }
+        Ok(doc)
+    }
+
+    /// The top-level fields this stage removes, when that is all it does
+    /// (`$unset: "a"`, `$project: {a: 0}`).
+    fn removed_top_level(&self) -> Option<Vec<&str>> {
+        if self.mode != Mode::Exclusion {
+            return None;
+        }
+        let mut out = Vec::new();
+        for (k, n) in &self.tree.fields {
+            match n {
+                Node::Exclude => out.push(k.as_str()),
+                Node::Include => {}
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    /// [`Projection::apply_cow`] of a borrowed document, then the removal of
+    /// the top-level fields `removed` (none: this stage alone).
+    fn apply_borrowed<'d>(
+        &self,
+        doc: &'d Document,
+        scope: &Scope,
+        removed: &[&str],
+    ) -> Result<Cow<'d, Document>> {
         if self.mode != Mode::AddFields || !self.tree.top_level_computed() {
-            return Ok(Cow::Owned(self.apply(doc, scope)?));
+            let mut out = self.apply(doc, scope)?;
+            for k in removed {
+                out.remove(*k);
+            }
+            return Ok(Cow::Owned(out));
         }
         let mut values = Vec::with_capacity(self.tree.fields.len());
         for (k, node) in &self.tree.fields {
@@ -258,11 +321,11 @@ impl Projection {
                 });
             }
         }
-        if values.iter().all(|v| matches!(v, Written::Same)) {
+        if values.iter().all(|v| matches!(v, Written::Same)) && removed.is_empty() {
             return Ok(Cow::Borrowed(doc));
         }
         // As `apply`: the fields the stage replaces hold their place.
-        let mut out = copy_unreplaced(&self.tree, doc);
+        let mut out = copy_unreplaced(&self.tree, doc, removed);
         for ((k, _), v) in self.tree.fields.iter().zip(values) {
             match v {
                 Written::Same => {
@@ -280,6 +343,9 @@ impl Projection {
                     out.remove(k);
                 }
             }
+        }
+        for k in removed {
+            out.remove(*k);
         }
         Ok(Cow::Owned(out))
     }
