@@ -25,6 +25,13 @@ fn value() -> impl Strategy<Value = Option<Bson>> {
         1 => prop::collection::vec(-1i32..2, 0..3)
             .prop_map(|v| Some(Bson::Array(v.into_iter().map(Bson::Int32).collect()))),
         1 => (0i32..2).prop_map(|x| Some(Bson::Document(doc! {"x": x}))),
+        1 => prop::collection::vec((-1i32..2, any::<bool>()), 0..3).prop_map(|v| {
+            let items = v.into_iter().map(|(x, has)| match has {
+                true => Bson::Document(doc! {"x": x}),
+                false => Bson::Document(doc! {"y": x}),
+            });
+            Some(Bson::Array(items.collect()))
+        }),
     ]
 }
 
@@ -55,7 +62,7 @@ fn condition() -> impl Strategy<Value = Bson> {
 }
 
 fn filter() -> impl Strategy<Value = Document> {
-    let path = prop::sample::select(vec!["a", "b", "a.x"]);
+    let path = prop::sample::select(vec!["a", "b", "a.x", "b.x", "a.0"]);
     (prop::collection::vec((path, condition()), 1..3), 0u8..3).prop_map(|(conds, shape)| {
         let clauses: Vec<Bson> = conds
             .into_iter()
@@ -122,6 +129,9 @@ proptest! {
             "db.collection.aggregate([{$match: F}, {$count: 'n'}])",
             "db.collection.updateMany(F, {$set: {hit: 1}}); db.collection.find({hit: 1}, {_id: 1})",
             "db.collection.deleteMany(F); db.collection.countDocuments({})",
+            // The positional `$` takes the position the match recorded.
+            "db.collection.updateMany(F, {$set: {'a.$': 7}}); db.collection.find({}, {a: 1}).limit(60)",
+            "db.collection.find(F, {'a.$': 1}).limit(60)",
             "db.collection.countDocuments(F); db.collection.updateOne(F, {$set: {hit: 1}}); db.collection.countDocuments(F)",
         ] {
             let a = run(&db, &script.replace('F', &with));
@@ -168,4 +178,18 @@ fn collation_ties_keep_natural_order() {
     let found = run(&db, script);
     let ids: Vec<Bson> = (0..4).map(|i| Bson::Document(doc! {"_id": i})).collect();
     assert_eq!(found, Ok(vec![Bson::Array(ids)]));
+}
+
+/// A match through an array keeps its position for the positional `$`.
+#[test]
+fn positional_updates_find_their_element() {
+    let docs: Vec<Bson> = (0..DOCUMENTS as i32)
+        .map(|i| Bson::Document(doc! {"_id": i, "a": [{"x": 1}, {"x": 2 + i % 2}]}))
+        .collect();
+    let db = print(&Bson::Array(docs));
+    let script = "db.collection.updateMany({'a.x': 2}, {$set: {'a.$.x': 9}}); db.collection.find({'a.x': 9}, {_id: 0}).limit(1); db.collection.find({'a.x': 3}, {_id: 0, 'a.$': 1}).limit(1)";
+    let after = vec![Bson::Document(doc! {"a": [{"x": 1}, {"x": 9}]})];
+    let found = run(&db, script).map(|r| r.into_iter().skip(1).collect::<Vec<_>>());
+    let projected = vec![Bson::Document(doc! {"a": [{"x": 3}]})];
+    assert_eq!(found, Ok(vec![Bson::Array(after), Bson::Array(projected)]));
 }

@@ -262,14 +262,14 @@ fn leading<'a>(
     let docs = c.docs();
     Ok(match stages {
         [Stage::Match(f), Stage::Group(g), rest @ ..] => {
-            let columns = column_check(f, Some(c), true);
+            let columns = column_check(f, Some(c), true, false);
             let grouped = owned(g.run_filtered(docs, f, columns, scope)?);
             crate::budget::check()?;
             (rest, grouped)
         }
         [Stage::Match(f), rest @ ..] => {
             let mut out = Vec::new();
-            let mut columns = column_check(f, Some(c), true);
+            let mut columns = column_check(f, Some(c), true, false);
             for (i, d) in docs.iter().enumerate() {
                 crate::value::prefetch::scan(docs, i);
                 let hit = match columns.as_mut().and_then(|k| k.decide(i)) {

@@ -123,14 +123,16 @@ enum Cursor<'c> {
 }
 
 /// The check of `filter` over `c`'s scan columns (`storage::columns`);
-/// `whole`: the scan reads every document, so missing columns are built.
+/// `whole`: the scan reads every document, so missing columns are built;
+/// `positions`: the caller needs a match's array position.
 pub fn column_check<'f>(
     filter: &'f Filter,
     c: Option<&Collection>,
     whole: bool,
+    positions: bool,
 ) -> Option<ColumnCheck<'f>> {
     let c = c?;
-    ColumnCheck::new(filter, &mut |field| {
+    ColumnCheck::new(filter, positions, &mut |field| {
         c.columns().for_scan(field, c.docs(), whole)
     })
 }

@@ -13,11 +13,17 @@ pub const MIN_DOCUMENTS: usize = 2048;
 /// Columns a collection keeps at most (each is 16 bytes per document).
 const MAX_COLUMNS: usize = 16;
 
+/// A dotted path's column holds at most this many values per document on
+/// average (arrays on the path multiply them); past that it is not built.
+const MAX_VALUES_PER_DOCUMENT: usize = 16;
+
 /// A collection's columns, by field. Interior mutability: a read-only scan
 /// (on a collection shared by runs) adds the column it built.
 #[derive(Clone, Debug, Default)]
 pub struct Columns {
     built: std::cell::RefCell<Vec<Rc<Column>>>,
+    /// Dotted paths whose column was too large to keep (not tried again).
+    refused: std::cell::RefCell<Vec<String>>,
 }
 
 impl Columns {
@@ -38,19 +44,32 @@ impl Columns {
         }
         match self.get(field) {
             Some(c) => Some(c),
-            None if whole && self.len() < MAX_COLUMNS => Some(self.get_or_build(field, docs)),
+            None if whole && self.len() < MAX_COLUMNS => self.get_or_build(field, docs),
             None => None,
         }
     }
 
-    /// The column of `field`, built over `docs` if it was not.
-    pub fn get_or_build(&self, field: &str, docs: &[Document]) -> Rc<Column> {
+    /// The column of `field` (a top-level field or a dotted path), built
+    /// over `docs` if it was not; `None` if a path's column is too large.
+    pub fn get_or_build(&self, field: &str, docs: &[Document]) -> Option<Rc<Column>> {
         if let Some(c) = self.get(field) {
-            return c;
+            return Some(c);
         }
-        let c = Rc::new(Column::build(field, docs));
+        if self.refused.borrow().iter().any(|f| f == field) {
+            return None;
+        }
+        let column = if field.contains('.') {
+            let max = docs.len().saturating_mul(MAX_VALUES_PER_DOCUMENT);
+            Column::build_path(field, docs, max)
+        } else {
+            Some(Column::build(field, docs))
+        };
+        let Some(c) = column.map(Rc::new) else {
+            self.refused.borrow_mut().push(field.to_string());
+            return None;
+        };
         self.built.borrow_mut().push(Rc::clone(&c));
-        c
+        Some(c)
     }
 
     /// How many columns are built.
@@ -65,6 +84,7 @@ impl Columns {
     /// The documents changed: every column is stale.
     pub fn clear(&mut self) {
         self.built.get_mut().clear();
+        self.refused.get_mut().clear();
     }
 }
 

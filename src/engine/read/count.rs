@@ -114,7 +114,7 @@ pub(super) fn count_matches(
         let mut n = 0;
         let mut scan = plan.scan(c);
         let whole = plan.index_plan().is_none();
-        let mut columns = crate::index::scan::column_check(filter, c, whole);
+        let mut columns = crate::index::scan::column_check(filter, c, whole, false);
         loop {
             // The columns count what they decide; the scan reads the rest.
             if let (Some(k), Some(next)) = (columns.as_mut(), scan.forward_at()) {

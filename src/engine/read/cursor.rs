@@ -310,7 +310,7 @@ impl FindArgs {
         let whole = enough == usize::MAX && plan.index_plan().is_none();
         let mut columns = match answered {
             true => None,
-            false => column_check(&self.filter, c, whole),
+            false => column_check(&self.filter, c, whole, projection.is_some()),
         };
         loop {
             if let (Some(k), Some(next)) = (columns.as_mut(), scan.forward_at()) {

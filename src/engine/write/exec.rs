@@ -92,7 +92,7 @@ pub fn find_targets(
     } else {
         // Scan columns where there are some, built when every document is read.
         let whole = t.multi || t.sort.is_some();
-        let mut columns = column_check(t.filter, c, whole);
+        let mut columns = column_check(t.filter, c, whole, true);
         for (i, d) in docs.iter().enumerate() {
             let found = match columns.as_mut().and_then(|k| k.decide(i)) {
                 Some(hit) => hit.then_some(None),
