@@ -6,28 +6,18 @@
 // mqlplay_fast_bg.wasm (the page's fast engine) under the same glue.
 //
 //   node --expose-gc bench/per_doc.mjs DIR [DIR:fast ...]
-import { readFileSync, copyFileSync, mkdtempSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
-import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { documents, configText, jsonPart } from "./data.mjs";
 import { MINGO, HAND, reviveDates } from "./js_cases.mjs";
+import { loadEngine } from "./load_engine.mjs";
 
 const here = new URL(".", import.meta.url).pathname;
 const spec = JSON.parse(readFileSync(join(here, "cases.json"), "utf8"));
 const NOW = Date.UTC(2024, 0, 1);
 const SIZES = [1000, 10000, 100000];
 
-async function engine(arg) {
-  const [dir, which] = arg.split(":");
-  const tmp = mkdtempSync(join(tmpdir(), "per-doc-"));
-  copyFileSync(join(dir, "mqlplay.js"), join(tmp, "mqlplay.mjs"));
-  const mod = await import(pathToFileURL(join(tmp, "mqlplay.mjs")).href);
-  const wasm = which === "fast" ? "mqlplay_fast_bg.wasm" : "mqlplay_bg.wasm";
-  mod.initSync({ module: readFileSync(join(dir, wasm)) });
-  return { label: arg, mod };
-}
 
 /** Median over 15 rounds of the time per call, each round about 20 ms of work. */
 function perCall(fn, n) {
@@ -43,7 +33,7 @@ function perCall(fn, n) {
 }
 
 const engines = [];
-for (const arg of process.argv.slice(2)) engines.push(await engine(arg));
+for (const arg of process.argv.slice(2)) engines.push(await loadEngine(arg));
 if (!engines.length) throw new Error("usage: node --expose-gc bench/per_doc.mjs DIR [DIR:fast ...]");
 const cases = spec.cases.filter((c) => HAND[c.id] && c.dataset === "trades");
 console.log(["case", "documents", ...engines.map((e) => e.label), "hand loop", "mingo"].join(" | "));
