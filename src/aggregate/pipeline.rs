@@ -269,17 +269,11 @@ fn leading<'a>(
         }
         [Stage::Match(f), rest @ ..] => {
             let mut out = Vec::new();
-            let mut columns = column_check(f, Some(c), true, false);
-            for (i, d) in docs.iter().enumerate() {
-                crate::value::prefetch::scan(docs, i);
-                let hit = match columns.as_mut().and_then(|k| k.decide(i)) {
-                    Some(hit) => hit,
-                    None => f.matches(d, scope)?,
-                };
-                if hit {
-                    out.push(Cow::Borrowed(d));
-                }
-            }
+            let columns = column_check(f, Some(c), true, false);
+            crate::query::for_each_match(docs, f, columns, scope, |_, d| {
+                out.push(Cow::Borrowed(d));
+                Ok(())
+            })?;
             crate::budget::check()?;
             (rest, out)
         }

@@ -12,9 +12,11 @@
 use super::matcher::{Node, Pred};
 use super::ops::comparison::CmpOp;
 use super::Filter;
+use crate::error::Result;
+use crate::expr::Scope;
 use crate::value::column::{Cell, Column};
 use crate::value::numeric::{cmp_f64, cmp_i64_f64};
-use bson::{Bson, DateTime};
+use bson::{Bson, DateTime, Document};
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -171,6 +173,37 @@ impl<'f> ColumnCheck<'f> {
 }
 
 type Columns<'a> = dyn FnMut(&str) -> Option<Rc<Column>> + 'a;
+
+/// Calls `f` with each position and document of `docs` (a collection's, in
+/// natural order) that `filter` matches; `check`: the filter's column check
+/// over them, which lets the loop pass over what fails.
+pub fn for_each_match<'d>(
+    docs: &'d [Document],
+    filter: &Filter,
+    mut check: Option<ColumnCheck<'_>>,
+    scope: &Scope,
+    mut f: impl FnMut(usize, &'d Document) -> Result<()>,
+) -> Result<()> {
+    let mut i = 0;
+    while i < docs.len() {
+        if let Some(k) = check.as_mut() {
+            i = k.next_candidate(i);
+        }
+        let Some(d) = docs.get(i) else {
+            break;
+        };
+        crate::value::prefetch::scan(docs, i);
+        let hit = match check.as_mut().and_then(|k| k.decide(i)) {
+            Some(hit) => hit,
+            None => filter.matches(d, scope)?,
+        };
+        if hit {
+            f(i, d)?;
+        }
+        i += 1;
+    }
+    Ok(())
+}
 
 fn compile<'f>(node: &'f Node, positions: bool, column: &mut Columns<'_>) -> Check<'f> {
     let mut all = |children: &'f [Node]| -> Vec<Check<'f>> {

@@ -19,7 +19,7 @@ use crate::expr::{CompileCtx, Scope};
 use crate::geo::NearQuery;
 use crate::value::path::FieldPath;
 use bson::{Bson, Document};
-pub use columns::ColumnCheck;
+pub use columns::{for_each_match, ColumnCheck};
 pub use conjuncts::{regex_value, Cond, Conjuncts, PathCond};
 use filter::{Level, Parser};
 use matcher::{Node, Root};

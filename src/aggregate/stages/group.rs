@@ -5,7 +5,7 @@ use crate::aggregate::key::KeyMap;
 use crate::aggregate::operand::Operand;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::query::{ColumnCheck, Filter};
+use crate::query::{for_each_match, ColumnCheck, Filter};
 use bson::{Bson, Document};
 use std::borrow::Cow;
 
@@ -164,20 +164,13 @@ impl Group {
         &self,
         docs: &[Document],
         filter: &Filter,
-        mut columns: Option<ColumnCheck>,
+        columns: Option<ColumnCheck>,
         scope: &Scope,
     ) -> Result<Vec<Document>> {
         let mut groups: KeyMap<Vec<State>> = KeyMap::new();
-        for (i, doc) in docs.iter().enumerate() {
-            crate::value::prefetch::scan(docs, i);
-            let hit = match columns.as_mut().and_then(|k| k.decide(i)) {
-                Some(hit) => hit,
-                None => filter.matches(doc, scope)?,
-            };
-            if hit {
-                self.add(&mut groups, doc, scope)?;
-            }
-        }
+        for_each_match(docs, filter, columns, scope, |_, doc| {
+            self.add(&mut groups, doc, scope)
+        })?;
         Ok(self.finish(groups))
     }
 
