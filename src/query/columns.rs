@@ -162,6 +162,17 @@ impl<'f> ColumnCheck<'f> {
         (yes, rows)
     }
 
+    /// Do fewer than a quarter of the first documents pass (or need
+    /// reading)? A consumer that reads every passing document gains from
+    /// the columns only then: reading the filter's field warms the document
+    /// it reads next, and at higher shares the misses moved to it cost more
+    /// than the lookups saved (BENCHMARKS.md, scan columns).
+    pub fn mostly_fails(&mut self) -> bool {
+        self.fill(0, CHUNK);
+        let passing = self.decided.iter().filter(|&&d| d != NO).count();
+        passing * 4 < self.decided.len()
+    }
+
     /// Decide the documents from `at` on (up to `n`, within the collection).
     fn fill(&mut self, at: usize, n: usize) {
         let len = self.root.rows().saturating_sub(at).min(n);
@@ -710,6 +721,26 @@ mod tests {
                 each.iter().filter(|d| **d == Some(true)).count(),
                 "{f}"
             );
+        }
+    }
+
+    #[test]
+    fn the_share_that_passes_is_measured_on_the_first_documents() {
+        let docs: Vec<Document> = (0..2000).map(|i| doc! {"a": i % 10}).collect();
+        let mut column = columns(&docs);
+        for (f, mostly_fails) in [
+            (doc! {"a": {"$lt": 2}}, true),
+            (doc! {"a": {"$lt": 3}}, false),
+            (doc! {"a": {"$gte": 0, "$lt": 9}}, false),
+        ] {
+            let filter =
+                Filter::compile(&f, &CompileCtx::default()).unwrap_or_else(|e| panic!("{e}"));
+            let mut check = ColumnCheck::new(&filter, false, &mut column)
+                .unwrap_or_else(|| panic!("a check for {f}"));
+            assert_eq!(check.mostly_fails(), mostly_fails, "{f}");
+            // Deciding ahead changes no decision: document 1 holds a: 1.
+            assert_eq!(check.decide(1), Some(true), "{f}");
+            assert_eq!(check.decide(9), Some(false), "{f}");
         }
     }
 

@@ -168,6 +168,7 @@ impl Group {
         scope: &Scope,
     ) -> Result<Vec<Document>> {
         let mut groups: KeyMap<Vec<State>> = KeyMap::new();
+        let columns = columns.and_then(|mut k| k.mostly_fails().then_some(k));
         for_each_match(docs, filter, columns, scope, |_, doc| {
             self.add(&mut groups, doc, scope)
         })?;
