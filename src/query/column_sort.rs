@@ -42,6 +42,11 @@ impl SortSpec {
             .iter()
             .map(|p| p.single().and_then(&mut *column))
             .collect::<Option<_>>()?;
+        // Ranking a dictionary sorts it: worth it only for few distinct
+        // values (a sort by names or ObjectIds compares the documents' own).
+        if columns.iter().any(|c| c.dictionary().len() > at.len() / 4) {
+            return None;
+        }
         let ranks: Vec<Vec<u32>> = columns.iter().map(|c| ranks(c.dictionary())).collect();
         let mut keys = Vec::with_capacity(at.len().saturating_mul(columns.len()));
         for &i in at {
@@ -200,9 +205,14 @@ mod tests {
         assert!(sort
             .order_by_columns(&all, None, &mut |_| columns.first().cloned())
             .is_none());
+        let but_the_array: Vec<usize> = all.iter().copied().filter(|&i| i != 7).collect();
+        assert!(sort
+            .order_by_columns(&but_the_array, None, &mut |_| columns.first().cloned())
+            .is_some());
+        // Many distinct strings for few documents: the documents' keys are compared.
         assert!(sort
             .order_by_columns(&all[..7], None, &mut |_| columns.first().cloned())
-            .is_some());
+            .is_none());
         assert!(sort.order_by_columns(&all, None, &mut |_| None).is_none());
     }
 }
