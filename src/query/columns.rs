@@ -1,9 +1,11 @@
 //! A filter decided from a collection's scan columns (`storage::columns`)
-//! where it can be: its tests on top-level fields read one cell per
-//! document, and a test on a string or ObjectId is evaluated once per
-//! distinct value. Where a cell cannot decide (an array, a sub-document, a
-//! rarer type) or the filter has parts the columns do not cover (`$expr`,
-//! dotted paths, `$text`...), the caller matches the document as before.
+//! where it can be: its tests on fields and dotted paths read cells (one
+//! per document for a top-level field), and a test on a string or ObjectId
+//! is evaluated once per distinct value. Where a cell cannot decide (an
+//! array or sub-document at the end of the path, a rarer type) or the
+//! filter has parts the columns do not cover (`$expr`, `$size` or
+//! `$elemMatch` on a path, `$text`...), the caller matches the document as
+//! before.
 //!
 //! Every decision calls the matcher's own predicate on the same value, so the
 //! answer is the matcher's. The filter's parts are tried in the matcher's
