@@ -275,7 +275,6 @@ impl Collection {
         f: impl FnOnce(&mut Document) -> Result<bool>,
     ) -> Result<bool> {
         self.columns.clear();
-        self.set_ns(namespace);
         self.capped_bytes = None;
         // The caller knows how much `f` can add, and sets the bound again.
         self.size_bound = None;
@@ -288,7 +287,7 @@ impl Collection {
         let old = doc.clone();
         let changed = f(doc)?;
         if changed {
-            if let Err(e) = self.indexes.on_replace(&self.ns, rid, &old, doc) {
+            if let Err(e) = self.indexes.on_replace(namespace, rid, &old, doc) {
                 *doc = old;
                 return Err(e);
             }
