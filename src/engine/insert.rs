@@ -22,10 +22,16 @@ pub fn run(session: &mut Session, cmd: &Command) -> Result<Bson> {
         let doc = validation::prepare(session.db, coll, doc).map_err(|e| e.at(span))?;
         let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
         let inserted = Database::check_insert(&doc)
-            .and_then(|_| {
-                validation::check(session.db.collection(coll), None, &doc, &scope, bypass)
+            .and_then(|size| {
+                validation::check(session.db.collection(coll), None, &doc, &scope, bypass)?;
+                Ok(size)
             })
-            .and_then(|()| session.db.collection_mut(coll).insert(&namespace, doc));
+            .and_then(|size| {
+                session
+                    .db
+                    .collection_mut(coll)
+                    .insert_sized(&namespace, doc, size)
+            });
         match inserted {
             Ok(()) => ids.push(id),
             Err(e) => {

@@ -104,13 +104,13 @@ impl Collection {
         self.size_bound = bound;
     }
 
-    /// The bound kept true once `doc` is stored.
-    fn bound_with(&mut self, doc: &Document) {
+    /// The bound kept true once a document of `size` BSON bytes is stored.
+    fn bound_with(&mut self, size: usize) {
         let known = match self.size_bound {
             None if self.docs.is_empty() => Some(0),
             known => known,
         };
-        self.size_bound = known.map(|b| b.max(crate::value::size::doc_size(doc)));
+        self.size_bound = known.map(|b| b.max(size));
     }
 
     pub fn options(&self) -> &CollectionOptions {
@@ -172,19 +172,26 @@ impl Collection {
     /// Append a document that already has its `_id` (see `Database::prepare_insert`).
     /// A duplicate key fails as MongoDB's E11000 does and changes nothing.
     pub fn insert(&mut self, namespace: &str, doc: Document) -> Result<()> {
+        let size = crate::value::size::doc_size(&doc);
+        self.insert_sized(namespace, doc, size)
+    }
+
+    /// [`Collection::insert`] of a document whose BSON size the caller has
+    /// just measured (`Database::check_insert` gives it).
+    pub fn insert_sized(&mut self, namespace: &str, doc: Document, size: usize) -> Result<()> {
         self.columns.clear();
         self.set_ns(namespace);
         if let Some(capped) = self.options.capped {
-            if crate::value::size::doc_size(&doc) as i64 > capped.size {
+            if size as i64 > capped.size {
                 return Err(Error::bad_value("object to insert exceeds cappedMaxSize"));
             }
         }
         let rid = self.next_rid;
         self.indexes.on_insert(namespace, rid, &doc)?;
         self.next_rid += 1;
-        self.bound_with(&doc);
+        self.bound_with(size);
         let added = if self.options.capped.is_some() {
-            crate::value::size::doc_size(&doc)
+            size
         } else {
             0
         };
@@ -224,8 +231,15 @@ impl Collection {
         Ok(())
     }
 
-    /// Replace the document at `index` (same `_id` unless the caller checked otherwise).
-    pub fn replace(&mut self, namespace: &str, index: usize, doc: Document) -> Result<()> {
+    /// Replace the document at `index` (same `_id` unless the caller checked
+    /// otherwise) with `doc`, of `size` BSON bytes (the caller's 16 MiB check measured it).
+    pub fn replace(
+        &mut self,
+        namespace: &str,
+        index: usize,
+        doc: Document,
+        size: usize,
+    ) -> Result<()> {
         self.columns.clear();
         self.set_ns(namespace);
         let (Some(old), Some(&rid)) = (self.docs.get(index), self.rids.get(index)) else {
@@ -240,7 +254,7 @@ impl Collection {
         if !same_id {
             self.indexes.on_replace(namespace, rid, old, &doc)?;
         }
-        self.bound_with(&doc);
+        self.bound_with(size);
         if let Some(slot) = self.docs.get_mut(index) {
             *slot = doc;
         }
@@ -261,7 +275,6 @@ impl Collection {
         f: impl FnOnce(&mut Document) -> Result<bool>,
     ) -> Result<bool> {
         self.columns.clear();
-        self.set_ns(namespace);
         self.capped_bytes = None;
         // The caller knows how much `f` can add, and sets the bound again.
         self.size_bound = None;
@@ -274,7 +287,7 @@ impl Collection {
         let old = doc.clone();
         let changed = f(doc)?;
         if changed {
-            if let Err(e) = self.indexes.on_replace(&self.ns, rid, &old, doc) {
+            if let Err(e) = self.indexes.on_replace(namespace, rid, &old, doc) {
                 *doc = old;
                 return Err(e);
             }

@@ -9,13 +9,13 @@ mod ops;
 mod path;
 mod positional;
 mod rename;
+mod unchanged;
 mod undo;
 
 use crate::aggregate::Pipeline;
 use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
-use crate::value::identical::identical_docs;
-use crate::value::size::{depth_error, doc_levels, MAX_DEPTH};
+use crate::value::size::{depth_error, doc_levels, doc_size_and_levels, MAX_DEPTH};
 use bson::{Bson, Document, Timestamp};
 use compile::{ArrayFilter, Tree};
 use std::borrow::Cow;
@@ -170,7 +170,7 @@ impl Update {
                 Ok(changed)
             }
             Kind::Replacement(_) | Kind::Pipeline(_) => match self.computed(doc, scope)? {
-                Some(new) => {
+                Some((new, _)) => {
                     *doc = new;
                     Ok(true)
                 }
@@ -179,11 +179,11 @@ impl Update {
         }
     }
 
-    /// A replacement's or a pipeline's new document, computed from the
-    /// stored one without changing it (so a failure leaves nothing to undo
-    /// and no copy is needed first); `None` when nothing would change, and
-    /// always `None` for operator updates (see [`Update::apply`]).
-    pub fn computed(&self, doc: &Document, scope: &Scope) -> Result<Option<Document>> {
+    /// A replacement's or a pipeline's new document and its BSON size,
+    /// computed from the stored one without changing it (so a failure leaves
+    /// nothing to undo and no copy is needed first); `None` when nothing
+    /// would change, and always `None` for operator updates (see [`Update::apply`]).
+    pub fn computed(&self, doc: &Document, scope: &Scope) -> Result<Option<(Document, usize)>> {
         match &self.kind {
             Kind::Modifiers(..) => Ok(None),
             Kind::Replacement(r) => replaced(doc, Cow::Borrowed(r), true, scope),
@@ -218,7 +218,8 @@ fn check_id(d: &Document) -> Result<()> {
 
 /// The document a replacement (or a pipeline's output) produces: the
 /// original `_id` is kept when the new content has none, and may not change;
-/// `_id` comes first (the server's `_ensureIdFieldIsFirst`). `None` only when
+/// `_id` comes first (the server's `_ensureIdFieldIsFirst`); with its BSON
+/// size, measured in the walk that checks its depth. `None` only when
 /// the new content is byte for byte the old document (the server's
 /// ObjectReplaceExecutor compares the two before adding `_id`: replacing
 /// `{_id: 1, a: 1}` with `{a: 1}` counts as modified).
@@ -227,8 +228,8 @@ fn replaced(
     new: Cow<Document>,
     fill_timestamps: bool,
     scope: &Scope,
-) -> Result<Option<Document>> {
-    if identical_docs(old, &new) {
+) -> Result<Option<(Document, usize)>> {
+    if unchanged::unchanged(old, &new) {
         return Ok(None);
     }
     check_id(&new)?;
@@ -279,8 +280,9 @@ fn replaced(
             }
         }
     }
-    if doc_levels(&out) > MAX_DEPTH {
+    let (size, levels) = doc_size_and_levels(&out);
+    if levels > MAX_DEPTH {
         return Err(depth_error());
     }
-    Ok(Some(crate::query::upsert::id_first(out)))
+    Ok(Some((crate::query::upsert::id_first(out), size)))
 }

@@ -54,18 +54,16 @@ pub fn array_filter_id(part: &str) -> Option<&str> {
 /// over a large collection (as `crate::value::path::field` for reads).
 #[inline]
 pub fn field_mut<'a>(doc: &'a mut bson::Document, name: &str) -> Option<&'a mut bson::Bson> {
-    // Found by position in the entries' slice, then reached mutably by that
-    // position (`nth` on the map's slice iterator is a jump, not a walk).
-    let entries = crate::value::entries::of(doc);
-    let i = if entries.len() <= 16 {
-        let key = name.as_bytes();
-        entries
-            .keys()
-            .position(|k| crate::value::path::same_bytes(k.as_bytes(), key))?
-    } else {
-        crate::value::entries::index_of(doc, name)?
-    };
-    doc.iter_mut().nth(i).map(|(_, v)| v)
+    if crate::value::entries::of(doc).len() > 16 {
+        return doc.get_mut(name);
+    }
+    // One pass that finds the key and yields its value: bson's `IterMut`
+    // does not pass `nth` on to the map's slice iterator, so reaching a
+    // position found first would walk the entries a second time.
+    let key = name.as_bytes();
+    doc.iter_mut()
+        .find(|(k, _)| crate::value::path::same_bytes(k.as_bytes(), key))
+        .map(|(_, v)| v)
 }
 
 /// One step of the path taken at run time.

@@ -419,7 +419,7 @@ impl Merge {
                         ));
                     }
                     let new = if new.contains_key("_id") { new } else { db.prepare_insert(new)? };
-                    Database::check_insert(&new)?;
+                    let size = Database::check_insert(&new)?;
                     validation::check_options(
                         target.options(),
                         Some(existing),
@@ -427,7 +427,7 @@ impl Merge {
                         scope,
                         self.bypass,
                     )?;
-                    target.replace(&ns, i, new)?;
+                    target.replace(&ns, i, new, size)?;
                 }
                 None => match self.not_matched {
                     WhenNotMatched::Discard => {}
@@ -439,11 +439,11 @@ impl Merge {
                     }
                     WhenNotMatched::Insert => {
                         let doc = db.prepare_insert(doc)?;
-                        Database::check_insert(&doc)?;
+                        let size = Database::check_insert(&doc)?;
                         validation::check_options(target.options(), None, &doc, scope, self.bypass)?;
                         let at = target.len();
                         let k = self.key_of(&doc).unwrap_or(Bson::Null);
-                        target.insert(&ns, doc)?;
+                        target.insert_sized(&ns, doc, size)?;
                         index.get_or_insert_with(&k, || at);
                     }
                 },

@@ -151,11 +151,15 @@ fn run_op(
                 return Err(Error::type_mismatch("insertOne.document must be an object"));
             };
             let doc = crate::storage::validation::prepare(session.db, coll, doc.clone())?;
-            Database::check_insert(&doc)?;
+            let size = Database::check_insert(&doc)?;
             let scope = crate::expr::Scope::new(&session.run);
             crate::storage::validation::check(session.db.collection(coll), None, &doc, &scope, bypass)?;
             let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
-            session.db.collection_mut(coll).insert(&Database::namespace(coll), doc)?;
+            session.db.collection_mut(coll).insert_sized(
+                &Database::namespace(coll),
+                doc,
+                size,
+            )?;
             totals.inserted += 1;
             totals.inserted_ids.insert(key, id);
         }

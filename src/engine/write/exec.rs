@@ -169,27 +169,28 @@ fn update_targets(
     let mut w = Written::default();
     if all == 0 && targets.is_empty() {
         if upsert {
-            let doc = upsert_document(db, t.filter, update, scope)?;
+            let (doc, size) = upsert_document(db, t.filter, update, scope)?;
             crate::storage::validation::check(db.collection(coll), None, &doc, scope, t.bypass)?;
             let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
             if keep {
                 w.after = Some(doc.clone());
             }
-            db.collection_mut(coll).insert(&ns, doc)?;
+            db.collection_mut(coll).insert_sized(&ns, doc, size)?;
             w.upserted = Some(id);
         }
         return Ok(w);
     }
     let c = db.collection_mut(coll);
     let bound = size_bound(c, update, everything);
+    let plan = Plan::new(c, update, bound);
     for (i, pos) in (0..all).map(|i| (i, None)).chain(targets) {
         // Every document may grow up to 16 MiB: the run's memory budget.
         crate::budget::check()?;
         // The next documents' fields, asked for early (cache misses dominate).
         crate::value::prefetch::scan(c.docs(), i);
         w.matched += 1;
-        let (changed, before) = if c.options().is_plain() {
-            apply_one(c, &ns, (i, pos), update, scope, keep, bound)?
+        let (changed, before) = if plan.plain {
+            apply_one(c, &ns, (i, pos), update, &plan, scope, keep)?
         } else {
             apply_checked(c, &ns, i, pos, update, scope, t.bypass)?
         };
@@ -244,60 +245,96 @@ fn apply_checked(
                 Ok(())
             }
         };
-        update
-            .apply_stored(&mut copy, pos, scope, fits)?
-            .then_some(copy)
+        update.apply_stored(&mut copy, pos, scope, fits)?.then(|| {
+            let size = doc_size(&copy);
+            (copy, size)
+        })
     } else {
         update.computed(stored, scope)?
     };
-    let Some(new) = new else {
+    let Some((new, size)) = new else {
         return Ok((false, Some(stored.clone())));
     };
-    if doc_size(&new) > MAX_DOCUMENT_SIZE {
+    if size > MAX_DOCUMENT_SIZE {
         return Err(too_large());
     }
     crate::storage::validation::check_options(c.options(), Some(stored), &new, scope, bypass)?;
     let before = stored.clone();
-    c.replace(ns, i, new)?;
+    c.replace(ns, i, new, size)?;
     Ok((true, Some(before)))
 }
 
+/// What one statement's update does to every target, decided once.
+struct Plan {
+    /// The collection has no options to check a written document against.
+    plain: bool,
+    /// Operator-style (`{$set: ...}`), not a replacement or a pipeline.
+    operators: bool,
+    /// The update cannot change `_id` (see `Collection::update_in_place`).
+    id_fixed: bool,
+    /// See [`Update::in_place_growth`].
+    growth: Option<usize>,
+    /// Every target fits 16 MiB after the in-place update (see [`size_bound`]).
+    all_fit: bool,
+}
+
+impl Plan {
+    fn new(c: &Collection, update: &Update, bound: Option<usize>) -> Plan {
+        let growth = update.in_place_growth();
+        Plan {
+            plain: c.options().is_plain(),
+            operators: update.has_operators(),
+            id_fixed: !update.may_touch_id(),
+            growth,
+            all_fit: matches!((bound, growth), (Some(b), Some(g)) if fits_growth(b, g)),
+        }
+    }
+}
+
+/// A document of `size` bytes that grows by at most `growth` stays within 16 MiB.
+fn fits_growth(size: usize, growth: usize) -> bool {
+    size.saturating_add(growth) <= MAX_DOCUMENT_SIZE
+}
+
 /// Update one stored document (at `i`; `pos`: the positional `$`'s
-/// element): whole or not at all. `bound`: see [`size_bound`].
+/// element): whole or not at all.
 fn apply_one(
     c: &mut Collection,
     ns: &str,
     (i, pos): (usize, Option<usize>),
     update: &Update,
+    plan: &Plan,
     scope: &Scope,
     keep: bool,
-    bound: Option<usize>,
 ) -> Result<(bool, Option<Document>)> {
+    let id_fixed = plan.id_fixed;
+    if plan.all_fit && !keep {
+        // One self-validating leaf that cannot reach `_id`: it fails before
+        // writing, so nothing needs saving.
+        let changed = c.update_in_place(ns, i, id_fixed, |d| update.apply(d, pos, false, scope))?;
+        return Ok((changed, None));
+    }
     let Some(stored) = c.docs().get(i) else {
         return Err(Error::internal_error("document index out of range"));
     };
     let before = keep.then(|| stored.clone());
-    if !update.has_operators() {
+    if !plan.operators {
         // Replacements and pipelines build the new document from the stored
         // one, which stays untouched until it is replaced whole.
         let changed = match update.computed(stored, scope)? {
-            Some(new) => {
-                if doc_size(&new) > MAX_DOCUMENT_SIZE {
+            Some((new, size)) => {
+                if size > MAX_DOCUMENT_SIZE {
                     return Err(too_large());
                 }
-                c.replace(ns, i, new)?;
+                c.replace(ns, i, new, size)?;
                 true
             }
             None => false,
         };
         return Ok((changed, before));
     }
-    let id_fixed = !update.may_touch_id();
-    if let Some(growth) = update.in_place_growth() {
-        // One self-validating leaf that cannot reach `_id`: it fails before
-        // writing, so nothing needs saving.
-        let fits = |size: usize| size.saturating_add(growth) <= MAX_DOCUMENT_SIZE;
-        if bound.is_some_and(fits) || fits(doc_size(stored)) {
+    if let Some(growth) = plan.growth {
+        if plan.all_fit || fits_growth(doc_size(stored), growth) {
             let changed =
                 c.update_in_place(ns, i, id_fixed, |d| update.apply(d, pos, false, scope))?;
             return Ok((changed, before));
@@ -317,14 +354,15 @@ fn apply_one(
 }
 
 /// The document an upsert inserts: the filter's equality fields (only `_id`
-/// for a replacement), the update applied as an insert, `_id` first.
+/// for a replacement), the update applied as an insert, `_id` first; with
+/// its BSON size.
 /// https://www.mongodb.com/docs/manual/reference/method/db.collection.updateOne/#upsert
 pub fn upsert_document(
     db: &Database,
     filter: &Filter,
     update: &Update,
     scope: &Scope,
-) -> Result<Document> {
+) -> Result<(Document, usize)> {
     let mut doc = if update.is_replacement() {
         filter.upsert_replacement_seed()?
     } else {
@@ -347,13 +385,14 @@ pub fn upsert_document(
         )));
     }
     let doc = db.prepare_insert(doc)?;
-    if doc_size(&doc) > MAX_DOCUMENT_SIZE {
+    let size = doc_size(&doc);
+    if size > MAX_DOCUMENT_SIZE {
         return Err(Error::location(
             17420,
             format!("Document to upsert is larger than {MAX_DOCUMENT_SIZE}"),
         ));
     }
-    Ok(doc)
+    Ok((doc, size))
 }
 
 /// Delete the targets; returns them with their positional matches.
