@@ -126,6 +126,8 @@ proptest! {
             "db.collection.find(F, {_id: 1}); db.collection.find(F).sort({_id: -1}).limit(5)",
             "db.collection.countDocuments(F); db.collection.find(F).limit(3)",
             "db.collection.aggregate([{$match: F}, {$group: {_id: '$b', n: {$sum: 1}}}, {$sort: {_id: 1}}])",
+            // A $group uses the columns an earlier scan built.
+            "db.collection.countDocuments(F); db.collection.aggregate([{$match: F}, {$group: {_id: '$b', n: {$sum: 1}}}, {$sort: {_id: 1}}])",
             "db.collection.aggregate([{$match: F}, {$count: 'n'}])",
             "db.collection.updateMany(F, {$set: {hit: 1}}); db.collection.find({hit: 1}, {_id: 1})",
             "db.collection.deleteMany(F); db.collection.countDocuments({})",

@@ -253,7 +253,8 @@ impl Pipeline {
 /// A leading `$match` (and a `$group` right after it) run straight over the
 /// collection's documents: no list of the whole collection is built, and
 /// with `$group` no list at all. Returns the stages left to run.
-/// The `$match` reads every document, so scan columns are built for it.
+/// The `$match` reads every document, so scan columns are built for it
+/// (unless a `$group` follows).
 fn leading<'a>(
     stages: &'a [Stage],
     c: &'a crate::storage::Collection,
@@ -262,7 +263,9 @@ fn leading<'a>(
     let docs = c.docs();
     Ok(match stages {
         [Stage::Match(f), Stage::Group(g), rest @ ..] => {
-            let columns = column_check(f, Some(c), true, false);
+            // Columns built by other scans only: the group keeps them only
+            // when few documents pass (`Group::run_filtered`).
+            let columns = column_check(f, Some(c), false, false);
             let grouped = owned(g.run_filtered(docs, f, columns, scope)?);
             crate::budget::check()?;
             (rest, grouped)
