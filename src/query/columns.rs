@@ -57,7 +57,8 @@ struct Leaf<'f> {
     pred: &'f Pred,
     /// The predicate when it compares with a number (not NaN): decided on
     /// the cell without building a value.
-    number: Option<(CmpOp, Number)>,
+    /// As the orderings it accepts (see `accepted`) and the number.
+    number: Option<(u8, Number)>,
     column: Rc<Column>,
     /// A match through an array is left to the matcher (see `new`).
     positions: bool,
@@ -276,14 +277,14 @@ fn leading_known(check: Check<'_>) -> Check<'_> {
 }
 
 /// `{$gt: 5}` and the like: a comparison with a number that is not NaN.
-fn number_test(pred: &Pred) -> Option<(CmpOp, Number)> {
+fn number_test(pred: &Pred) -> Option<(u8, Number)> {
     let Pred::Cmp(cmp) = pred else {
         return None;
     };
     match cmp.parts() {
-        (op, Bson::Int32(i)) => Some((op, Number::Int(i64::from(*i)))),
-        (op, Bson::Int64(i)) => Some((op, Number::Int(*i))),
-        (op, Bson::Double(f)) if !f.is_nan() => Some((op, Number::Double(*f))),
+        (op, Bson::Int32(i)) => Some((accepted(op), Number::Int(i64::from(*i)))),
+        (op, Bson::Int64(i)) => Some((accepted(op), Number::Int(*i))),
+        (op, Bson::Double(f)) if !f.is_nan() => Some((accepted(op), Number::Double(*f))),
         _ => None,
     }
 }
@@ -371,8 +372,7 @@ impl Leaf<'_> {
         }
         let cells = column.cells().get(at..).unwrap_or(&[]);
         match self.number {
-            Some((op, Number::Int(r))) => {
-                let accepted = accepted(op);
+            Some((accepted, Number::Int(r))) => {
                 for (o, cell) in out.iter_mut().zip(cells) {
                     *o = match *cell {
                         Cell::Int32(i) => verdict(accepted, i64::from(i).cmp(&r)),
@@ -381,8 +381,7 @@ impl Leaf<'_> {
                     };
                 }
             }
-            Some((op, rhs)) => {
-                let accepted = accepted(op);
+            Some((accepted, rhs)) => {
                 for (o, cell) in out.iter_mut().zip(cells) {
                     *o = number_state(accepted, rhs, *cell);
                 }
@@ -407,7 +406,7 @@ impl Leaf<'_> {
         let mut state = NO;
         for (cell, inside) in cells.iter().zip(in_array) {
             let s = match self.number {
-                Some((op, rhs)) => number_state(accepted(op), rhs, *cell),
+                Some((accepted, rhs)) => number_state(accepted, rhs, *cell),
                 None => self.state(*cell),
             };
             match s {
