@@ -352,6 +352,18 @@ pub(crate) fn run_stages<'a>(
                 out
             }
             Stage::Project(p) => {
+                // A `$match` right after that reads only fields the stage
+                // gives whole: only the documents it keeps are built.
+                if let Some(fused) = match stages.get(i) {
+                    Some(Stage::Match(f)) => p.fuse_match(f),
+                    _ => None,
+                } {
+                    i += 1;
+                    docs = fused.run(docs, scope)?;
+                    crate::budget::check()?;
+                    check_depth(&docs)?;
+                    continue;
+                }
                 // Consecutive `$set`/`$project`/`$unset` stages take each
                 // document through all of them in turn (as the server's
                 // executor does), while its values are still in the cache.

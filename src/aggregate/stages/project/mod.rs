@@ -5,6 +5,8 @@
 //! non-document on the way is replaced by a document of the computed fields.
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/project/
 mod apply;
+mod fused;
+pub use fused::Fused;
 
 use crate::aggregate::operand::Operand;
 use crate::aggregate::path::FieldPath;
