@@ -6,7 +6,7 @@
 use super::operand::Operand;
 use super::stage_spec::{compile_placed, stage_parts};
 use super::stages::group::{Count, Group, SortByCount};
-use super::stages::project::Projection;
+use super::stages::project::{ColumnSums, Fused, Projection};
 use super::stages::simple::{self, ReplaceRoot};
 use super::stages::unwind::Unwind;
 use super::stages::{bucket, densify, facet, fill, geo_near, lookup, output, redact, union_with};
@@ -270,6 +270,38 @@ fn leading<'a>(
             crate::budget::check()?;
             (rest, grouped)
         }
+        [Stage::Project(p), rest @ ..] => match project_columns(p, rest, c, true) {
+            Some((fused, sums, rest)) => {
+                let out = fused.run_rows(docs.iter().enumerate(), &sums, scope)?;
+                crate::budget::check()?;
+                check_depth(&out)?;
+                (rest, out)
+            }
+            None => (stages, docs.iter().map(Cow::Borrowed).collect()),
+        },
+        [Stage::Match(f), Stage::Project(p), rest @ ..]
+            if f.text().is_none() && project_columns(p, rest, c, false).is_some() =>
+        {
+            // The matched documents keep their positions: the projection's
+            // sums read columns other scans built.
+            let mut rows = Vec::new();
+            let columns = column_check(f, Some(c), true, false);
+            crate::query::for_each_match(docs, f, columns, scope, |i, d| {
+                rows.push((i, d));
+                Ok(())
+            })?;
+            crate::budget::check()?;
+            let Some((fused, sums, rest)) = project_columns(p, rest, c, false) else {
+                return Ok((
+                    &stages[1..],
+                    rows.into_iter().map(|(_, d)| Cow::Borrowed(d)).collect(),
+                ));
+            };
+            let out = fused.run_rows(rows.into_iter(), &sums, scope)?;
+            crate::budget::check()?;
+            check_depth(&out)?;
+            (rest, out)
+        }
         [Stage::Match(f), rest @ ..] => {
             let mut out = Vec::new();
             let columns = column_check(f, Some(c), true, false);
@@ -282,6 +314,26 @@ fn leading<'a>(
         }
         _ => (stages, docs.iter().map(Cow::Borrowed).collect()),
     })
+}
+
+/// A projection over the collection's documents with sums scan columns
+/// answer (`whole`: it reads every document, so missing columns are built),
+/// fused with the `$match` after it when it can be; the stages left after.
+fn project_columns<'a>(
+    p: &'a Projection,
+    rest: &'a [Stage],
+    c: &crate::storage::Collection,
+    whole: bool,
+) -> Option<(Fused<'a>, ColumnSums<'a>, &'a [Stage])> {
+    let (fused, rest) = match rest {
+        [Stage::Match(f), after @ ..] => match p.fuse_match(f) {
+            Some(fused) => (fused, after),
+            None => (p.over_columns()?, rest),
+        },
+        _ => (p.over_columns()?, rest),
+    };
+    let sums = fused.columns(c, whole)?;
+    Some((fused, sums, rest))
 }
 
 /// A leading `$text` match: over the collection's text index, each document

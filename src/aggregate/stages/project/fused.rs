@@ -6,13 +6,25 @@
 //! document is built only for documents that pass. Explain and the Stages
 //! view still show the two stages: this is how they run, not what they are.
 use super::apply::{copy_unreplaced, exclude, include};
+use super::column_sum::ColumnSum;
 use super::{Mode, Node, Projection};
 use crate::aggregate::pipeline::Docs;
 use crate::error::Result;
 use crate::expr::Scope;
 use crate::query::Filter;
+use crate::storage::Collection;
+use crate::value::column::Column;
 use bson::{Bson, Document};
 use std::borrow::Cow;
+use std::rc::Rc;
+
+/// What one document's run reuses from the last: its computed values and
+/// the filter's scratch document.
+#[derive(Default)]
+struct Buffers {
+    values: Vec<Option<Bson>>,
+    scratch: Document,
+}
 
 /// Where a field the filter reads gets its value in the projected document.
 #[derive(Clone, Copy, Debug)]
@@ -25,10 +37,11 @@ enum Read {
     Missing,
 }
 
-/// A projection and the `$match` after it, run together.
+/// A projection and the `$match` after it, run together; or a projection
+/// alone over a collection, its sums read from scan columns.
 pub struct Fused<'p> {
     projection: &'p Projection,
-    filter: &'p Filter,
+    filter: Option<&'p Filter>,
     /// The top-level fields the filter reads, each once.
     reads: Vec<(&'p str, Read)>,
 }
@@ -73,8 +86,24 @@ impl Projection {
         }
         Some(Fused {
             projection: self,
-            filter,
+            filter: Some(filter),
             reads,
+        })
+    }
+
+    /// The projection alone, to run over a collection with its sums read
+    /// from scan columns: when it has such sums and every computed field is
+    /// at the top level.
+    pub fn over_columns(&self) -> Option<Fused<'_>> {
+        let nested = self
+            .tree
+            .fields
+            .iter()
+            .any(|(_, n)| matches!(n, Node::Sub(t) if t.computed));
+        (!self.sums.is_empty() && !nested).then_some(Fused {
+            projection: self,
+            filter: None,
+            reads: Vec::new(),
         })
     }
 
@@ -157,23 +186,94 @@ fn clause_fields<'f>(
     }
 }
 
-impl Fused<'_> {
+/// Per computed field, the column its sum is read from (if any).
+type Sums<'p> = Vec<Option<(Rc<Column>, &'p ColumnSum)>>;
+
+/// The scan columns a projection's sums read, over one collection.
+pub struct ColumnSums<'p>(Sums<'p>);
+
+impl<'p> Fused<'p> {
     /// Project `docs` and keep those the filter matches.
     pub fn run<'a>(&self, docs: Docs<'a>, scope: &Scope) -> Result<Docs<'a>> {
         let mut out = Vec::new();
-        let mut values: Vec<Option<Bson>> = Vec::new();
-        let mut scratch = Document::new();
+        let mut buf = Buffers::default();
         for doc in docs {
-            for (_, op) in self.projection.computed_ops() {
-                values.push(op.eval(&doc, scope)?.map(Cow::into_owned));
-            }
-            if self.matches(&doc, &mut values, &mut scratch, scope)? {
-                out.push(Cow::Owned(self.projection.apply_values(&doc, &mut values)));
-            } else {
-                self.check_rejected(&doc, &mut values)?;
-            }
+            self.one(doc, None, &[], &mut buf, &mut out, scope)?;
         }
         Ok(out)
+    }
+
+    /// The columns of `c` this projection's sums can read; `None` when
+    /// there are none (the collection is small, a path's column is too
+    /// large, or, unless `whole` says the stage reads every document, it
+    /// was not built by another scan).
+    pub fn columns(&self, c: &Collection, whole: bool) -> Option<ColumnSums<'p>> {
+        let sums: Vec<_> = self
+            .projection
+            .computed_ops()
+            .map(|(k, _)| {
+                let (_, sum) = self.projection.sums.iter().find(|(name, _)| name == k)?;
+                Some((c.columns().for_scan(sum.path(), c.docs(), whole)?, sum))
+            })
+            .collect();
+        sums.iter().any(Option::is_some).then_some(ColumnSums(sums))
+    }
+
+    /// [`Fused::run`] over documents of the collection `sums` was made for,
+    /// each with its position in the collection.
+    pub fn run_rows<'a>(
+        &self,
+        rows: impl Iterator<Item = (usize, &'a Document)>,
+        sums: &ColumnSums<'p>,
+        scope: &Scope,
+    ) -> Result<Docs<'a>> {
+        let mut out = Vec::new();
+        let mut buf = Buffers::default();
+        for (row, doc) in rows {
+            self.one(
+                Cow::Borrowed(doc),
+                Some(row),
+                &sums.0,
+                &mut buf,
+                &mut out,
+                scope,
+            )?;
+        }
+        Ok(out)
+    }
+
+    /// Project one document (the collection's `row`th, if known) into `out`
+    /// when the filter keeps it.
+    fn one<'a>(
+        &self,
+        doc: Cow<'a, Document>,
+        row: Option<usize>,
+        sums: &[Option<(Rc<Column>, &'p ColumnSum)>],
+        buf: &mut Buffers,
+        out: &mut Docs<'a>,
+        scope: &Scope,
+    ) -> Result<()> {
+        let values = &mut buf.values;
+        for (i, (_, op)) in self.projection.computed_ops().enumerate() {
+            let from_column = match (row, sums.get(i)) {
+                (Some(row), Some(Some((column, sum)))) => sum.value(column, row),
+                _ => None,
+            };
+            values.push(match from_column {
+                Some(v) => Some(v),
+                None => op.eval(&doc, scope)?.map(Cow::into_owned),
+            });
+        }
+        let keep = match self.filter {
+            Some(f) => self.matches(f, &doc, values, &mut buf.scratch, scope)?,
+            None => true,
+        };
+        if keep {
+            out.push(Cow::Owned(self.projection.apply_values(&doc, values)));
+        } else {
+            self.check_rejected(&doc, values)?;
+        }
+        Ok(())
     }
 
     /// Whether the projected document would match: the fields the filter
@@ -181,6 +281,7 @@ impl Fused<'_> {
     /// are not allocated again) and back.
     fn matches(
         &self,
+        filter: &Filter,
         doc: &Document,
         values: &mut [Option<Bson>],
         scratch: &mut Document,
@@ -203,7 +304,7 @@ impl Fused<'_> {
                 (None, None) => {}
             }
         }
-        let matched = self.filter.matches(scratch, scope);
+        let matched = filter.matches(scratch, scope);
         for (name, read) in &self.reads {
             if let (Read::Computed(i), Some(slot)) = (read, scratch.get_mut(*name)) {
                 if let Some(v) = values.get_mut(*i) {

@@ -5,8 +5,9 @@
 //! non-document on the way is replaced by a document of the computed fields.
 //! See https://www.mongodb.com/docs/manual/reference/operator/aggregation/project/
 mod apply;
+mod column_sum;
 mod fused;
-pub use fused::Fused;
+pub use fused::{ColumnSums, Fused};
 
 use crate::aggregate::operand::Operand;
 use crate::aggregate::path::FieldPath;
@@ -14,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::expr::{CompileCtx, Scope};
 use apply::{compute, copy_unreplaced, exclude, include, truthy};
 use bson::{Bson, Document};
+use column_sum::ColumnSum;
 use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +101,8 @@ impl Tree {
 pub struct Projection {
     mode: Mode,
     tree: Tree,
+    /// Top-level computed fields a scan column can answer.
+    sums: Vec<(String, ColumnSum)>,
 }
 
 /// MongoDB prefixes a stage's parse errors: `Invalid $project :: caused by :: ...`.
@@ -129,6 +133,7 @@ impl Projection {
             kind: None,
             add_fields: false,
             id_seen: false,
+            sums: Vec::new(),
         };
         b.walk(spec, None, ctx).map_err(context("$project"))?;
         let mode = b.kind.unwrap_or(Mode::Exclusion);
@@ -136,7 +141,11 @@ impl Projection {
         if mode == Mode::Inclusion && !b.id_seen {
             tree.fields.insert(0, ("_id".to_string(), Node::Include));
         }
-        Ok(Projection { mode, tree })
+        Ok(Projection {
+            mode,
+            tree,
+            sums: b.sums,
+        })
     }
 
     /// `$addFields`/`$set: {...}` (`stage` is the name the user wrote).
@@ -155,11 +164,13 @@ impl Projection {
             kind: Some(Mode::AddFields),
             add_fields: true,
             id_seen: false,
+            sums: Vec::new(),
         };
         b.walk(spec, None, ctx).map_err(context(stage))?;
         Ok(Projection {
             mode: Mode::AddFields,
             tree: b.tree,
+            sums: b.sums,
         })
     }
 
@@ -203,6 +214,7 @@ impl Projection {
         Ok(Projection {
             mode: Mode::Exclusion,
             tree,
+            sums: Vec::new(),
         })
     }
 
@@ -435,6 +447,7 @@ struct Builder {
     kind: Option<Mode>,
     add_fields: bool,
     id_seen: bool,
+    sums: Vec<(String, ColumnSum)>,
 }
 
 impl Builder {
@@ -513,7 +526,11 @@ impl Builder {
             self.kind = Some(Mode::Inclusion);
         }
         let op = Operand::compile(value, ctx)?;
-        self.tree.add(path, Node::Computed(op))
+        self.tree.add(path, Node::Computed(op))?;
+        if let ([name], Some(sum)) = (path.parts(), ColumnSum::recognize(value)) {
+            self.sums.push((name.clone(), sum));
+        }
+        Ok(())
     }
 }
 
