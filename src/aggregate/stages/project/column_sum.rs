@@ -99,3 +99,89 @@ impl ColumnSum {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aggregate::operand::Operand;
+    use crate::context::RunCtx;
+    use crate::expr::{CompileCtx, Scope};
+    use bson::{bson, doc, Document};
+    use std::str::FromStr;
+
+    /// Each edge the column must answer as the evaluator does, or leave to it.
+    #[test]
+    fn cells_answer_as_the_evaluator() {
+        let dec = |s: &str| Bson::Decimal128(bson::Decimal128::from_str(s).expect("decimal"));
+        // (r, whether a column answers `$r.v` for it)
+        let cases: Vec<(Bson, bool)> = vec![
+            (bson!([{"v": 1}, {"v": 2}]), true),
+            (bson!([{"v": i32::MAX}, {"v": 1}]), true),
+            (bson!([{"v": i64::MAX}, {"v": 1_i64}]), true),
+            (bson!([{"v": i64::MIN}, {"v": -1_i64}, {"v": 1}]), true),
+            (bson!([{"v": 1}, {"v": 2_i64}, {"v": 0.5}]), true),
+            (bson!([{"v": f64::NAN}, {"v": 1}]), true),
+            (bson!([{"v": "4"}, {"v": null}, {"v": true}, {}, 3]), true),
+            (bson!([]), true),
+            (bson!({"v": 5}), true),
+            (bson!({"v": "x"}), true),
+            (bson!(5), true),
+            // An array directly inside the array: skipped, and ignored by the sum.
+            (bson!([[{"v": 1}], {"v": 2}]), true),
+            // An array at the end of the path, a decimal: the document is read.
+            (bson!([{"v": [1, 2]}, {"v": 1}]), false),
+            (bson!({"v": [1, 2]}), false),
+            (bson!([{"v": dec("1.5")}, {"v": 1}]), false),
+            (bson!([{"v": {"w": 1}}]), false),
+        ];
+        let mut docs: Vec<Document> = cases.iter().map(|(r, _)| doc! {"r": r.clone()}).collect();
+        docs.push(doc! {});
+        let run = RunCtx::default();
+        let scope = Scope::new(&run);
+        let ctx = CompileCtx::default();
+        for (spec, dotted) in [
+            (bson!({"$sum": "$r.v"}), true),
+            (bson!({"$avg": ["$r.v"]}), true),
+            (bson!({"$sum": "$r"}), false),
+            (bson!({"$avg": "$r"}), false),
+        ] {
+            let sum = ColumnSum::recognize(&spec).expect("recognized");
+            let column = if dotted {
+                Column::build_path(sum.path(), &docs, usize::MAX).expect("column")
+            } else {
+                Column::build(sum.path(), &docs)
+            };
+            let op = Operand::compile(&spec, &ctx).expect("compiles");
+            for (i, d) in docs.iter().enumerate() {
+                let want = op
+                    .eval(d, &scope)
+                    .expect("evaluates")
+                    .map(|v| v.into_owned());
+                let got = sum.value(&column, i);
+                if dotted && i < cases.len() {
+                    assert_eq!(got.is_some(), cases[i].1, "{spec} on {d}: from the column");
+                }
+                if let Some(got) = got {
+                    // Printed: NaN equals itself, and the types must agree.
+                    let show = |v: &Option<Bson>| format!("{v:?}");
+                    assert_eq!(show(&Some(got)), show(&want), "{spec} on {d}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_plain_short_paths_are_recognized() {
+        for spec in [
+            bson!({"$sum": "$a.b.c"}),
+            bson!({"$sum": "$a.0"}),
+            bson!({"$sum": "$$ROOT.a"}),
+            bson!({"$sum": ["$a", "$b"]}),
+            bson!({"$min": "$a.b"}),
+            bson!({"$sum": "$a.b", "$avg": "$a"}),
+            bson!({"$sum": 1}),
+        ] {
+            assert!(ColumnSum::recognize(&spec).is_none(), "{spec}");
+        }
+    }
+}
