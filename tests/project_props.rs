@@ -159,6 +159,13 @@ proptest! {
                 format!("[{{$skip: 0}}, {stage}, {{$match: {whole}}}]"),
             ),
         ];
+        // `$set` of a field to its own value leaves stored documents as they are.
+        let same = "{$set: {r: {$ifNull: ['$r', 0]}, name: '$name'}}";
+        let same_filter = "{$or: [{'r.v': {$gte: 1}}, {r: 0}]}";
+        let pairs = pairs.into_iter().chain([(
+            format!("[{same}, {{$match: {same_filter}}}]"),
+            format!("[{{$skip: 0}}, {same}, {{$match: {{$and: [{{$expr: true}}, {same_filter}]}}}}]"),
+        )]);
         for (with, without) in pairs {
             let a = run(&db, &format!("db.collection.aggregate({with})"));
             let b = run(&db, &format!("db.collection.aggregate({without})"));

@@ -253,16 +253,42 @@ impl<'p> Fused<'p> {
         out: &mut Docs<'a>,
         scope: &Scope,
     ) -> Result<()> {
+        let from_column = |i: usize| match (row, sums.get(i)) {
+            (Some(row), Some(Some((column, sum)))) => sum.value(column, row),
+            _ => None,
+        };
         let values = &mut buf.values;
-        for (i, (_, op)) in self.projection.computed_ops().enumerate() {
-            let from_column = match (row, sums.get(i)) {
-                (Some(row), Some(Some((column, sum)))) => sum.value(column, row),
-                _ => None,
-            };
-            values.push(match from_column {
-                Some(v) => Some(v),
-                None => op.eval(&doc, scope)?.map(Cow::into_owned),
-            });
+        match doc {
+            // As `apply_borrowed`: a stored document `$addFields` sets to its
+            // own values stays borrowed, and the filter reads it.
+            Cow::Borrowed(d) if self.projection.mode == Mode::AddFields => {
+                let mut same = true;
+                let mut found = Vec::with_capacity(self.projection.tree.fields.len());
+                for (i, (k, op)) in self.projection.computed_ops().enumerate() {
+                    let v = match from_column(i) {
+                        Some(v) => Some(Cow::Owned(v)),
+                        None => op.eval_borrowing(d, scope)?,
+                    };
+                    same &= matches!(&v, Some(Cow::Borrowed(b))
+                        if crate::value::path::field(d, k).is_some_and(|old| std::ptr::eq(old, *b)));
+                    found.push(v);
+                }
+                if same {
+                    if self.filter.map_or(Ok(true), |f| f.matches(d, scope))? {
+                        out.push(Cow::Borrowed(d));
+                    }
+                    return Ok(());
+                }
+                values.extend(found.into_iter().map(|v| v.map(Cow::into_owned)));
+            }
+            _ => {
+                for (i, (_, op)) in self.projection.computed_ops().enumerate() {
+                    values.push(match from_column(i) {
+                        Some(v) => Some(v),
+                        None => op.eval(&doc, scope)?.map(Cow::into_owned),
+                    });
+                }
+            }
         }
         let keep = match self.filter {
             Some(f) => self.matches(f, &doc, values, &mut buf.scratch, scope)?,
