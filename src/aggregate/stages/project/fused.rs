@@ -3,7 +3,8 @@
 //! document the projection's expressions are evaluated (all of them, in the
 //! stage's order, so its errors are the same), the filter is tested on a
 //! scratch document holding only the fields it reads, and the projected
-//! document is built only for documents that pass. Explain and the Stages
+//! document is built only for documents that pass (when most pass, each is
+//! built and tested as it is, which is then cheaper). Explain and the Stages
 //! view still show the two stages: this is how they run, not what they are.
 use super::apply::{copy_unreplaced, exclude, include};
 use super::column_sum::ColumnSum;
@@ -24,7 +25,14 @@ use std::rc::Rc;
 struct Buffers {
     values: Vec<Option<Bson>>,
     scratch: Document,
+    /// Documents tested so far, and kept.
+    seen: usize,
+    kept: usize,
 }
+
+/// Documents tested on the scratch document before the share that passes
+/// decides how the rest are tested.
+const SAMPLE: usize = 64;
 
 /// Where a field the filter reads gets its value in the projected document.
 #[derive(Clone, Copy, Debug)]
@@ -253,6 +261,24 @@ impl<'p> Fused<'p> {
         out: &mut Docs<'a>,
         scope: &Scope,
     ) -> Result<()> {
+        if let (Some(f), None) = (self.filter, row) {
+            if buf.seen > SAMPLE && buf.kept * 2 > buf.seen {
+                // Most documents pass: each is projected as the stage alone
+                // does and tested as it is, which then costs less than
+                // testing the scratch document first.
+                buf.seen += 1;
+                let built = self.projection.apply_cow(doc, scope)?;
+                if f.matches(&built, scope)? {
+                    buf.kept += 1;
+                    out.push(built);
+                } else if let Cow::Owned(d) = &built {
+                    if crate::value::size::too_deep_for_bson(d) {
+                        return Err(crate::value::size::bson_depth_error());
+                    }
+                }
+                return Ok(());
+            }
+        }
         let from_column = |i: usize| match (row, sums.get(i)) {
             (Some(row), Some(Some((column, sum)))) => sum.value(column, row),
             _ => None,
@@ -290,11 +316,13 @@ impl<'p> Fused<'p> {
                 }
             }
         }
-        let keep = match self.filter {
-            Some(f) => self.matches(f, &doc, values, &mut buf.scratch, scope)?,
-            None => true,
+        let Some(f) = self.filter else {
+            out.push(Cow::Owned(self.projection.apply_values(&doc, values)));
+            return Ok(());
         };
-        if keep {
+        buf.seen += 1;
+        if self.matches(f, &doc, values, &mut buf.scratch, scope)? {
+            buf.kept += 1;
             out.push(Cow::Owned(self.projection.apply_values(&doc, values)));
         } else {
             self.check_rejected(&doc, values)?;
