@@ -229,12 +229,25 @@ impl Column {
     }
 }
 
-/// A column's distinct strings and ObjectIds while it is built.
+/// A column's distinct strings and ObjectIds while it is built. Every
+/// value of the column is looked up: the strings met last are compared
+/// before any is hashed (a field of few values, `type: "buy"`, then hashes
+/// almost nothing), and the maps hash with ahash (the values are the user's
+/// own data, so there is no one to mount a collision attack).
 #[derive(Default)]
 struct Dictionary<'d> {
-    strings: HashMap<&'d str, u32>,
-    oids: HashMap<ObjectId, u32>,
+    strings: HashMap<&'d str, u32, ahash::RandomState>,
+    oids: HashMap<ObjectId, u32, ahash::RandomState>,
+    /// Strings met last, by [`recent_slot`], with their entries.
+    recent: [Option<(&'d str, u32)>; RECENT],
     values: Vec<Bson>,
+}
+
+const RECENT: usize = 8;
+
+/// Where a string met last is remembered: by its length and first byte.
+fn recent_slot(s: &str) -> usize {
+    (s.len() ^ usize::from(s.as_bytes().first().copied().unwrap_or(0))) % RECENT
 }
 
 impl<'d> Dictionary<'d> {
@@ -254,12 +267,20 @@ impl<'d> Dictionary<'d> {
 
     /// The cell of a value that is none of the inline kinds.
     fn intern(&mut self, v: &'d Bson) -> Cell {
+        if let Bson::String(s) = v {
+            if let Some(Some((seen, i))) = self.recent.get(recent_slot(s)) {
+                if *seen == s.as_str() {
+                    return Cell::Dict(*i);
+                }
+            }
+        }
         let known = match v {
             Bson::String(s) => self.strings.get(s.as_str()),
             Bson::ObjectId(o) => self.oids.get(o),
             _ => return Cell::Other,
         };
         if let Some(&i) = known {
+            self.remember(v, i);
             return Cell::Dict(i);
         }
         let next = self.values.len();
@@ -275,7 +296,16 @@ impl<'d> Dictionary<'d> {
             _ => return Cell::Other,
         };
         self.values.push(v.clone());
+        self.remember(v, i);
         Cell::Dict(i)
+    }
+
+    fn remember(&mut self, v: &'d Bson, i: u32) {
+        if let Bson::String(s) = v {
+            if let Some(slot) = self.recent.get_mut(recent_slot(s)) {
+                *slot = Some((s.as_str(), i));
+            }
+        }
     }
 }
 
