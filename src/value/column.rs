@@ -355,6 +355,27 @@ mod tests {
         );
     }
 
+    /// Strings remembered in one slot (same length and first byte) still
+    /// get their own entries.
+    #[test]
+    fn strings_met_last_keep_their_entries() {
+        let docs: Vec<Document> = ["ab", "ac", "ab", "ac", "ad", "ab", "b", "ad"]
+            .iter()
+            .map(|s| doc! {"a": *s})
+            .collect();
+        let c = Column::build("a", &docs);
+        let entries: Vec<u32> = c
+            .cells()
+            .iter()
+            .map(|cell| match cell {
+                Cell::Dict(i) => *i,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(entries, [0, 1, 0, 1, 2, 0, 3, 2]);
+        assert_eq!(c.dictionary().len(), 4);
+    }
+
     #[test]
     fn element_cells_are_what_elem_match_tests() {
         let docs = vec![
