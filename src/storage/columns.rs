@@ -17,6 +17,10 @@ const MAX_COLUMNS: usize = 16;
 /// document on average (arrays multiply them); past that it is not built.
 const MAX_VALUES_PER_DOCUMENT: usize = 16;
 
+/// Cells a collection's columns hold at most, all together (17 bytes each:
+/// about 68 MiB). A page's memory never shrinks, so derived data is capped.
+const MAX_CELLS: usize = 1 << 22;
+
 /// A collection's columns, by field. Interior mutability: a read-only scan
 /// (on a collection shared by runs) adds the column it built.
 #[derive(Clone, Debug, Default)]
@@ -66,10 +70,17 @@ impl Columns {
                 Column::build_elements(array, field.as_deref(), docs, max)
             }
         };
+        let held: usize = self.built.borrow().iter().map(|c| c.cells().len()).sum();
+        let column = column.filter(|c| held.saturating_add(c.cells().len()) <= MAX_CELLS);
         let Some(c) = column.map(Rc::new) else {
             self.refused.borrow_mut().push(source.clone());
             return None;
         };
+        // Past the run's memory budget the scan goes on without it (a faster
+        // scan is not worth failing the statement); a later run may keep it.
+        if crate::budget::check().is_err() {
+            return None;
+        }
         self.built.borrow_mut().push(Rc::clone(&c));
         Some(c)
     }
@@ -122,6 +133,44 @@ mod tests {
         );
         cols.clear();
         assert!(cols.get(&a).is_none());
+    }
+
+    #[test]
+    fn a_column_past_the_budget_is_not_kept() {
+        let docs: Vec<Document> = (0..MIN_DOCUMENTS).map(|i| doc! {"a": i as i64}).collect();
+        let cols = Columns::default();
+        let a = Source::Path("a".into());
+        let previous = crate::budget::set_run_limit(0);
+        let run = crate::budget::start_run();
+        assert!(cols.for_scan(&a, &docs, true).is_none(), "over the budget");
+        drop(run);
+        crate::budget::set_run_limit(previous);
+        assert!(
+            cols.for_scan(&a, &docs, true).is_some(),
+            "built by a later run"
+        );
+    }
+
+    #[test]
+    fn columns_hold_at_most_max_cells() {
+        // 16 elements of 20,000 documents: 320,000 cells a column.
+        let docs: Vec<Document> = (0..20_000)
+            .map(|i| doc! {"a": (0..16).map(|k| doc! {"x": i + k}).collect::<Vec<_>>()})
+            .collect();
+        let cols = Columns::default();
+        let per_column = 20_000 * 16;
+        let mut kept = 0;
+        for k in 0..MAX_COLUMNS {
+            let source = Source::Elements {
+                array: "a".into(),
+                field: Some(format!("f{k}")),
+            };
+            if cols.for_scan(&source, &docs, true).is_some() {
+                kept += 1;
+            }
+        }
+        assert!(MAX_CELLS / per_column < MAX_COLUMNS, "the cap binds");
+        assert_eq!(kept, MAX_CELLS / per_column);
     }
 
     #[test]
