@@ -54,7 +54,8 @@ impl Columns {
     }
 
     /// The column of `source`, built over `docs` if it was not; `None` if a
-    /// path's or an element column is too large.
+    /// path's or an element column is too large, or the columns would hold
+    /// more than [`MAX_CELLS`].
     pub fn get_or_build(&self, source: &Source, docs: &[Document]) -> Option<Rc<Column>> {
         if let Some(c) = self.get(source) {
             return Some(c);
@@ -62,16 +63,17 @@ impl Columns {
         if self.refused.borrow().iter().any(|s| s == source) {
             return None;
         }
-        let max = docs.len().saturating_mul(MAX_VALUES_PER_DOCUMENT);
+        let held: usize = self.built.borrow().iter().map(|c| c.cells().len()).sum();
+        let room = MAX_CELLS.saturating_sub(held);
+        let max = docs.len().saturating_mul(MAX_VALUES_PER_DOCUMENT).min(room);
         let column = match source {
             Source::Path(field) if field.contains('.') => Column::build_path(field, docs, max),
+            Source::Path(_) if docs.len() > room => None,
             Source::Path(field) => Some(Column::build(field, docs)),
             Source::Elements { array, field } => {
                 Column::build_elements(array, field.as_deref(), docs, max)
             }
         };
-        let held: usize = self.built.borrow().iter().map(|c| c.cells().len()).sum();
-        let column = column.filter(|c| held.saturating_add(c.cells().len()) <= MAX_CELLS);
         let Some(c) = column.map(Rc::new) else {
             self.refused.borrow_mut().push(source.clone());
             return None;
