@@ -32,6 +32,18 @@ fn value() -> impl Strategy<Value = Option<Bson>> {
             });
             Some(Bson::Array(items.collect()))
         }),
+        // What `$elemMatch` passes over or leaves to the matcher: scalars,
+        // nested arrays, fields of other types.
+        1 => prop::collection::vec(0u8..5, 0..4).prop_map(|v| {
+            let items = v.into_iter().map(|k| match k {
+                0 => Bson::Document(doc! {"x": "buy", "y": 1}),
+                1 => Bson::String("sell".into()),
+                2 => Bson::Array(vec![Bson::Document(doc! {"x": 1})]),
+                3 => Bson::Document(doc! {"x": null}),
+                _ => Bson::Document(doc! {"x": [1, 2]}),
+            });
+            Some(Bson::Array(items.collect()))
+        }),
     ]
 }
 
@@ -48,7 +60,7 @@ fn condition() -> impl Strategy<Value = Bson> {
     let op = prop::sample::select(vec!["$eq", "$ne", "$gt", "$gte", "$lt", "$lte"]);
     prop_oneof![
         2 => operand(),
-        3 => (op, operand()).prop_map(|(op, v)| {
+        3 => (op.clone(), operand()).prop_map(|(op, v)| {
             let mut d = Document::new();
             d.insert(op, v);
             Bson::Document(d)
@@ -57,6 +69,15 @@ fn condition() -> impl Strategy<Value = Bson> {
         1 => prop::collection::vec(operand(), 0..3).prop_map(|v| Bson::Document(doc! {"$nin": v})),
         1 => any::<bool>().prop_map(|b| Bson::Document(doc! {"$exists": b})),
         1 => Just(Bson::Document(doc! {"$elemMatch": {"$gte": 0}})),
+        1 => (op.clone(), operand()).prop_map(|(op, v)| {
+            let mut x = Document::new();
+            x.insert(op, v);
+            Bson::Document(doc! {"$elemMatch": {"x": x}})
+        }),
+        1 => (operand(), any::<bool>()).prop_map(|(v, has)| {
+            Bson::Document(doc! {"$elemMatch": {"x": {"$in": [v, 1]}, "y": {"$exists": has}}})
+        }),
+        1 => operand().prop_map(|v| Bson::Document(doc! {"$elemMatch": {"$ne": v, "$lte": 1}})),
         1 => operand().prop_map(|v| Bson::Document(doc! {"$not": {"$lte": v}})),
     ]
 }
@@ -194,4 +215,30 @@ fn positional_updates_find_their_element() {
     let found = run(&db, script).map(|r| r.into_iter().skip(1).collect::<Vec<_>>());
     let projected = vec![Bson::Document(doc! {"a": [{"x": 3}]})];
     assert_eq!(found, Ok(vec![Bson::Array(after), Bson::Array(projected)]));
+}
+
+/// `$elemMatch` keeps its element's position for the positional `$` too.
+#[test]
+fn elem_match_positions_reach_the_positional_operator() {
+    let docs: Vec<Bson> = (0..DOCUMENTS as i32)
+        .map(|i| Bson::Document(doc! {"_id": i, "a": [{"x": 1, "y": 1}, {"x": 2 + i % 2, "y": 1}]}))
+        .collect();
+    let db = print(&Bson::Array(docs));
+    let script = "db.collection.countDocuments({a: {$elemMatch: {x: 3, y: 1}}}); db.collection.updateMany({a: {$elemMatch: {x: 2, y: 1}}}, {$set: {'a.$.x': 9}}); db.collection.find({a: {$elemMatch: {x: 9}}}, {_id: 0}).limit(1); db.collection.find({a: {$elemMatch: {x: 3, y: {$gte: 1}}}}, {_id: 0, 'a.$': 1}).limit(1)";
+    let after = vec![Bson::Document(
+        doc! {"a": [{"x": 1, "y": 1}, {"x": 9, "y": 1}]},
+    )];
+    let projected = vec![Bson::Document(doc! {"a": [{"x": 3, "y": 1}]})];
+    let found = run(&db, script).map(|r| {
+        let mut r = r.into_iter();
+        let count = r.next();
+        (count, r.skip(1).collect::<Vec<_>>())
+    });
+    assert_eq!(
+        found,
+        Ok((
+            Some(Bson::Int32(1050)),
+            vec![Bson::Array(after), Bson::Array(projected)]
+        ))
+    );
 }

@@ -132,8 +132,8 @@ pub fn column_check<'f>(
     positions: bool,
 ) -> Option<ColumnCheck<'f>> {
     let c = c?;
-    ColumnCheck::new(filter, positions, &mut |field| {
-        c.columns().for_scan(field, c.docs(), whole)
+    ColumnCheck::new(filter, positions, &mut |source| {
+        c.columns().for_scan(source, c.docs(), whole)
     })
 }
 

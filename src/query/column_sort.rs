@@ -174,7 +174,7 @@ mod tests {
             .iter()
             .map(|f| Rc::new(Column::build(f, &docs)))
             .collect();
-        let mut column = |field: &str| columns.iter().find(|c| c.field() == field).cloned();
+        let mut column = |field: &str| columns.iter().find(|c| c.is_field(field)).cloned();
         let subsets: [Vec<usize>; 2] = [
             (0..docs.len()).collect(),
             (0..docs.len()).rev().step_by(3).collect(),

@@ -3,20 +3,22 @@
 //! per document for a top-level field), and a test on a string or ObjectId
 //! is evaluated once per distinct value. Where a cell cannot decide (an
 //! array or sub-document at the end of the path, a rarer type) or the
-//! filter has parts the columns do not cover (`$expr`, `$size` or
-//! `$elemMatch` on a path, `$text`...), the caller matches the document as
-//! before.
+//! filter has parts the columns do not cover (`$expr`, `$size`, `$elemMatch`
+//! on a dotted path, `$text`...), the caller matches the document as before.
+//! `$elemMatch` on a top-level array reads element columns
+//! (`column_elements`).
 //!
 //! Every decision calls the matcher's own predicate on the same value, so the
 //! answer is the matcher's. The filter's parts are tried in the matcher's
 //! order and the first one left undecided hands the document back, so an
 //! error an earlier part would raise is still raised.
+use super::column_elements::ElementCheck;
 use super::matcher::{Node, Pred};
 use super::ops::comparison::CmpOp;
 use super::Filter;
 use crate::error::Result;
 use crate::expr::Scope;
-use crate::value::column::{Cell, Column};
+use crate::value::column::{Cell, Column, Source};
 use crate::value::numeric::{cmp_f64, cmp_i64_f64};
 use bson::{Bson, DateTime, Document};
 use std::cmp::Ordering;
@@ -28,9 +30,9 @@ use std::rc::Rc;
 const CHUNK: usize = 512;
 
 /// A decision: the document does not match, matches, or must be read.
-const NO: u8 = 0;
-const YES: u8 = 1;
-const READ: u8 = 2;
+pub(super) const NO: u8 = 0;
+pub(super) const YES: u8 = 1;
+pub(super) const READ: u8 = 2;
 
 /// A compiled filter's column view over one collection, for one scan.
 pub struct ColumnCheck<'f> {
@@ -42,18 +44,19 @@ pub struct ColumnCheck<'f> {
     scratch: Vec<Vec<u8>>,
 }
 
-enum Check<'f> {
+pub(super) enum Check<'f> {
     Const(bool),
     /// The document must be read.
     Unknown,
     Leaf(Leaf<'f>),
+    Elements(ElementCheck<'f>),
     And(Vec<Check<'f>>),
     Or(Vec<Check<'f>>),
     Nor(Vec<Check<'f>>),
     Not(Box<Check<'f>>),
 }
 
-struct Leaf<'f> {
+pub(super) struct Leaf<'f> {
     pred: &'f Pred,
     /// The predicate when it compares with a number (not NaN): decided on
     /// the cell without building a value.
@@ -67,6 +70,18 @@ struct Leaf<'f> {
 }
 
 const UNTRIED: u8 = 3;
+
+impl<'f> Leaf<'f> {
+    pub(super) fn new(pred: &'f Pred, column: Rc<Column>, positions: bool) -> Leaf<'f> {
+        Leaf {
+            pred,
+            number: number_test(pred),
+            memo: vec![UNTRIED; column.dictionary().len()],
+            positions,
+            column,
+        }
+    }
+}
 
 #[derive(Clone, Copy)]
 enum Number {
@@ -83,7 +98,7 @@ impl<'f> ColumnCheck<'f> {
     pub fn new(
         filter: &'f Filter,
         positions: bool,
-        column: &mut dyn FnMut(&str) -> Option<Rc<Column>>,
+        column: &mut Columns<'_>,
     ) -> Option<ColumnCheck<'f>> {
         match compile(&filter.root, positions, column) {
             Check::Const(_) | Check::Unknown => None,
@@ -186,7 +201,7 @@ impl<'f> ColumnCheck<'f> {
     }
 }
 
-type Columns<'a> = dyn FnMut(&str) -> Option<Rc<Column>> + 'a;
+pub(super) type Columns<'a> = dyn FnMut(&Source) -> Option<Rc<Column>> + 'a;
 
 /// Calls `f` with each position and document of `docs` (a collection's, in
 /// natural order) that `filter` matches; `check`: the filter's column check
@@ -219,7 +234,7 @@ pub fn for_each_match<'d>(
     Ok(())
 }
 
-fn compile<'f>(node: &'f Node, positions: bool, column: &mut Columns<'_>) -> Check<'f> {
+pub(super) fn compile<'f>(node: &'f Node, positions: bool, column: &mut Columns<'_>) -> Check<'f> {
     let mut all = |children: &'f [Node]| -> Vec<Check<'f>> {
         children
             .iter()
@@ -237,6 +252,14 @@ fn compile<'f>(node: &'f Node, positions: bool, column: &mut Columns<'_>) -> Che
             child => Check::Not(Box::new(child)),
         },
         Node::Path { path, pred } => {
+            if let ([array], Pred::ElemMatchObject(_) | Pred::ElemMatchValue(_)) =
+                (path.parts(), pred)
+            {
+                return match ElementCheck::new(&array.name, pred, positions, column) {
+                    Some(check) => Check::Elements(check),
+                    None => Check::Unknown,
+                };
+            }
             // A dotted path's column holds what the traversal yields for
             // predicates on values, not on whole arrays.
             let on_values = !matches!(
@@ -249,14 +272,8 @@ fn compile<'f>(node: &'f Node, positions: bool, column: &mut Columns<'_>) -> Che
                 _ if on_values => Some(path.dotted()),
                 _ => None,
             };
-            match field.and_then(&mut *column) {
-                Some(column) => Check::Leaf(Leaf {
-                    pred,
-                    number: number_test(pred),
-                    memo: vec![UNTRIED; column.dictionary().len()],
-                    positions,
-                    column,
-                }),
+            match field.and_then(|f| column(&Source::Path(f.to_string()))) {
+                Some(column) => Check::Leaf(Leaf::new(pred, column, positions)),
                 None => Check::Unknown,
             }
         }
@@ -294,6 +311,7 @@ impl Check<'_> {
     fn rows(&self) -> usize {
         match self {
             Check::Leaf(leaf) => leaf.column.rows(),
+            Check::Elements(check) => check.rows(),
             Check::And(v) | Check::Or(v) | Check::Nor(v) => {
                 v.iter().map(Check::rows).max().unwrap_or(0)
             }
@@ -305,11 +323,12 @@ impl Check<'_> {
     /// The decisions for the documents from `at` on, one per slot of `out`.
     /// A list is decided as the matcher runs it: in order, the first part
     /// that does not pass (`$and`) or fail (`$or`, `$nor`) settles it.
-    fn fill(&mut self, at: usize, out: &mut [u8], scratch: &mut Vec<Vec<u8>>) {
+    pub(super) fn fill(&mut self, at: usize, out: &mut [u8], scratch: &mut Vec<Vec<u8>>) {
         match self {
             Check::Const(b) => out.fill(u8::from(*b)),
             Check::Unknown => out.fill(READ),
             Check::Leaf(leaf) => leaf.fill(at, out),
+            Check::Elements(check) => check.fill(at, out, scratch),
             Check::Not(child) => {
                 child.fill(at, out, scratch);
                 negate(out);
@@ -405,11 +424,7 @@ impl Leaf<'_> {
     fn any_value(&mut self, cells: &[Cell], in_array: &[bool]) -> u8 {
         let mut state = NO;
         for (cell, inside) in cells.iter().zip(in_array) {
-            let s = match self.number {
-                Some((accepted, rhs)) => number_state(accepted, rhs, *cell),
-                None => self.state(*cell),
-            };
-            match s {
+            match self.cell_state(*cell) {
                 YES if *inside && self.positions => return READ,
                 YES => return YES,
                 NO => {}
@@ -417,6 +432,14 @@ impl Leaf<'_> {
             }
         }
         state
+    }
+
+    /// The predicate's answer for one cell.
+    fn cell_state(&mut self, cell: Cell) -> u8 {
+        match self.number {
+            Some((accepted, rhs)) => number_state(accepted, rhs, cell),
+            None => self.state(cell),
+        }
     }
 
     fn state(&mut self, cell: Cell) -> u8 {
@@ -493,276 +516,5 @@ fn test(pred: &Pred, v: Option<&Bson>) -> u8 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::context::RunCtx;
-    use crate::expr::{CompileCtx, Scope};
-    use bson::oid::ObjectId;
-    use bson::{doc, Decimal128, Document};
-
-    /// Values of every kind a cell holds, and some it does not.
-    fn values() -> Vec<Option<Bson>> {
-        let mut v: Vec<Option<Bson>> = vec![
-            None,
-            Some(Bson::Null),
-            Some(Bson::Undefined),
-            Some(Bson::Boolean(true)),
-            Some(Bson::Boolean(false)),
-            Some(Bson::Int32(1)),
-            Some(Bson::Int32(-7)),
-            Some(Bson::Int64(1)),
-            Some(Bson::Int64(i64::MAX)),
-            Some(Bson::Double(1.0)),
-            Some(Bson::Double(2.5)),
-            Some(Bson::Double(f64::NAN)),
-            Some(Bson::Double(-0.0)),
-            Some(Bson::Double(9.223372036854776e18)),
-            Some(Bson::String("buy".into())),
-            Some(Bson::String("Buy".into())),
-            Some(Bson::String(String::new())),
-            Some(Bson::ObjectId(ObjectId::from_bytes([1; 12]))),
-            Some(Bson::DateTime(bson::DateTime::from_millis(0))),
-            Some(Bson::DateTime(bson::DateTime::from_millis(-1))),
-            Some(Bson::Array(vec![
-                Bson::Int32(1),
-                Bson::String("buy".into()),
-            ])),
-            Some(Bson::Array(vec![])),
-            Some(Bson::Document(doc! {"x": 1})),
-            Some(Bson::Document(doc! {"x": [1, "buy"]})),
-            Some(Bson::Array(vec![
-                Bson::Document(doc! {"x": "buy"}),
-                Bson::Document(doc! {"y": 1}),
-                Bson::Document(doc! {"x": 2_i64}),
-                Bson::Int32(3),
-            ])),
-            Some(Bson::Array(vec![
-                Bson::Array(vec![Bson::Document(doc! {"x": 1})]),
-                Bson::Document(doc! {"x": null}),
-            ])),
-            crate::query::regex_value("^b", ""),
-            Some(Bson::MinKey),
-        ];
-        if let Ok(d) = "1".parse::<Decimal128>() {
-            v.push(Some(Bson::Decimal128(d)));
-        }
-        v
-    }
-
-    fn docs() -> Vec<Document> {
-        let vals = values();
-        let n = vals.len();
-        (0..n * n)
-            .map(|i| {
-                let mut d = doc! {"_id": i as i64};
-                if let Some(a) = &vals[i % n] {
-                    d.insert("a", a.clone());
-                }
-                if let Some(b) = &vals[(i / n) % n] {
-                    d.insert("b", b.clone());
-                }
-                d
-            })
-            .collect()
-    }
-
-    /// Filters over `a` (each operator with each operand) and mixes with
-    /// parts the columns cannot decide.
-    fn filters() -> Vec<Document> {
-        let mut out = Vec::new();
-        for v in values().into_iter().flatten() {
-            for op in ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte"] {
-                out.push(doc! {"a": {op: v.clone()}});
-            }
-            out.push(doc! {"a": v.clone()});
-            out.push(doc! {"a": {"$in": [v.clone(), 1]}});
-            out.push(doc! {"a": {"$nin": [v.clone(), "buy"]}});
-            out.push(doc! {"a": {"$not": {"$gte": v.clone()}}});
-            out.push(doc! {"a": v.clone(), "b": {"$lt": v.clone()}});
-            out.push(doc! {"$or": [{"a": v.clone()}, {"b": v.clone()}]});
-            out.push(doc! {"$nor": [{"a": v.clone()}, {"b.x": 1}]});
-            out.push(doc! {"b": {"$ne": v.clone()}, "$expr": {"$eq": ["$a", v.clone()]}});
-            out.push(doc! {"a.x": v.clone()});
-            out.push(doc! {"a.x": {"$gt": v.clone()}});
-            out.push(doc! {"a.x": {"$ne": v.clone()}, "b": {"$lte": v.clone()}});
-            out.push(doc! {"a.0": {"$lte": v.clone()}});
-            out.push(doc! {"a.1.x": {"$in": [v.clone()]}});
-        }
-        out.extend([
-            doc! {"a": {"$exists": true}},
-            doc! {"a": {"$exists": false}},
-            doc! {"a": {"$type": "number"}},
-            doc! {"a": {"$type": ["string", "null"]}},
-            doc! {"a": {"$mod": [2, 1]}},
-            doc! {"a": {"$regex": "^b", "$options": "i"}},
-            doc! {"a": {"$size": 0}},
-            doc! {"a": {"$all": [1]}},
-            doc! {"a": {"$elemMatch": {"$gte": 1}}},
-            doc! {"a": {"$bitsAllSet": 1}},
-            doc! {"a": {"$gt": 0}, "$expr": {"$divide": [1, 0]}},
-            doc! {"a": {"$gt": 0}, "$expr": {"$divide": [1, 0]}, "b": 1},
-            doc! {"$and": [{"$expr": {"$divide": [1, 0]}}, {"a": 1}]},
-            doc! {"a.x": 1, "a": {"$exists": true}},
-            doc! {"a.x": {"$exists": true}},
-            doc! {"a.x": {"$exists": false}},
-            doc! {"a.x": {"$size": 1}},
-            doc! {"a.x": {"$elemMatch": {"$gte": 1}}},
-        ]);
-        out
-    }
-
-    /// The columns of `docs`, built on demand.
-    fn columns(docs: &[Document]) -> impl FnMut(&str) -> Option<Rc<Column>> + '_ {
-        let mut built: Vec<Rc<Column>> = Vec::new();
-        move |field| {
-            if let Some(c) = built.iter().find(|c| c.field() == field) {
-                return Some(Rc::clone(c));
-            }
-            let c = Rc::new(match field.contains('.') {
-                true => Column::build_path(field, docs, usize::MAX)?,
-                false => Column::build(field, docs),
-            });
-            built.push(Rc::clone(&c));
-            Some(c)
-        }
-    }
-
-    /// Whatever the columns decide is what the matcher answers, with no
-    /// array position; an error the matcher raises is never decided away.
-    #[test]
-    fn decisions_are_the_matchers() {
-        let run = RunCtx::default();
-        let scope = Scope::new(&run);
-        let docs = docs();
-        let mut column = columns(&docs);
-        let mut decided = 0;
-        for f in filters() {
-            let Ok(filter) = Filter::compile(&f, &CompileCtx::default()) else {
-                continue;
-            };
-            for positions in [true, false] {
-                let (Some(mut forward), Some(mut backward)) = (
-                    ColumnCheck::new(&filter, positions, &mut column),
-                    ColumnCheck::new(&filter, positions, &mut column),
-                ) else {
-                    continue;
-                };
-                // Forward: a chunk at a time; backward: one document at a time.
-                let order = (0..docs.len()).chain((0..docs.len()).rev());
-                for (k, at) in order.enumerate() {
-                    let d = &docs[at];
-                    let check = if k < docs.len() {
-                        &mut forward
-                    } else {
-                        &mut backward
-                    };
-                    let full = filter.matches_at(d, &scope);
-                    match (check.decide(at), full) {
-                        (None, _) => {}
-                        (Some(hit), Ok(found)) => {
-                            decided += 1;
-                            assert_eq!(found.is_some(), hit, "{f} on {d}");
-                            if positions {
-                                assert!(found.is_none_or(|p| p.is_none()), "{f} on {d}");
-                            }
-                        }
-                        (Some(_), Err(e)) => panic!("{f} on {d}: decided, matcher says {e}"),
-                    }
-                }
-            }
-        }
-        assert!(decided > 500_000, "only {decided} decisions");
-    }
-
-    /// Passing over what fails, and counting what matches, agree with deciding
-    /// each document.
-    #[test]
-    fn candidates_and_counts_agree_with_decisions() {
-        let docs = docs();
-        let mut column = columns(&docs);
-        for f in filters() {
-            let Ok(filter) = Filter::compile(&f, &CompileCtx::default()) else {
-                continue;
-            };
-            let (Some(mut one), Some(mut skip), Some(mut count)) = (
-                ColumnCheck::new(&filter, false, &mut column),
-                ColumnCheck::new(&filter, false, &mut column),
-                ColumnCheck::new(&filter, false, &mut column),
-            ) else {
-                continue;
-            };
-            let each: Vec<Option<bool>> = (0..docs.len()).map(|at| one.decide(at)).collect();
-            let candidates: Vec<usize> = (0..docs.len())
-                .filter(|&at| each[at] != Some(false))
-                .collect();
-            let mut found = Vec::new();
-            let mut at = 0;
-            while at < docs.len() {
-                at = skip.next_candidate(at);
-                if at < docs.len() {
-                    found.push(at);
-                }
-                at += 1;
-            }
-            assert_eq!(found, candidates, "{f}");
-            let (mut yes, mut at) = (0, 0);
-            let mut undecided = Vec::new();
-            while at < docs.len() {
-                let (n, next) = count.count_to_undecided(at);
-                yes += n;
-                if next < docs.len() {
-                    undecided.push(next);
-                }
-                at = next + 1;
-            }
-            let expect: Vec<usize> = (0..docs.len()).filter(|&at| each[at].is_none()).collect();
-            assert_eq!(undecided, expect, "{f}");
-            assert_eq!(
-                yes,
-                each.iter().filter(|d| **d == Some(true)).count(),
-                "{f}"
-            );
-        }
-    }
-
-    #[test]
-    fn the_share_that_passes_is_measured_on_the_first_documents() {
-        let docs: Vec<Document> = (0..2000).map(|i| doc! {"a": i % 10}).collect();
-        let mut column = columns(&docs);
-        for (f, mostly_fails) in [
-            (doc! {"a": {"$lt": 2}}, true),
-            (doc! {"a": {"$lt": 3}}, false),
-            (doc! {"a": {"$gte": 0, "$lt": 9}}, false),
-        ] {
-            let filter =
-                Filter::compile(&f, &CompileCtx::default()).unwrap_or_else(|e| panic!("{e}"));
-            let mut check = ColumnCheck::new(&filter, false, &mut column)
-                .unwrap_or_else(|| panic!("a check for {f}"));
-            assert_eq!(check.mostly_fails(), mostly_fails, "{f}");
-            // Deciding ahead changes no decision: document 1 holds a: 1.
-            assert_eq!(check.decide(1), Some(true), "{f}");
-            assert_eq!(check.decide(9), Some(false), "{f}");
-        }
-    }
-
-    #[test]
-    fn filters_the_columns_cannot_decide_get_no_check() {
-        let docs = docs();
-        let mut column = columns(&docs);
-        for f in [
-            doc! {"a.x": {"$size": 1}},
-            doc! {"$expr": true, "a": 1},
-            doc! {},
-        ] {
-            let filter =
-                Filter::compile(&f, &CompileCtx::default()).unwrap_or_else(|e| panic!("{e}"));
-            assert!(
-                ColumnCheck::new(&filter, true, &mut column).is_none(),
-                "{f}"
-            );
-        }
-        let filter = Filter::compile(&doc! {"a": 1}, &CompileCtx::default())
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert!(ColumnCheck::new(&filter, true, &mut |_| None).is_none());
-    }
-}
+#[path = "columns_tests.rs"]
+mod tests;

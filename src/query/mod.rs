@@ -1,6 +1,7 @@
 //! Query filters: compiled once from a filter document into a matcher tree,
 //! then matched against documents by borrowing them. Also the shared sort
 //! specification and the upsert seed.
+mod column_elements;
 mod column_sort;
 mod columns;
 mod conjuncts;

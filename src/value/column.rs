@@ -30,12 +30,27 @@ pub enum Cell {
     Dict(u32),
 }
 
+/// What a column holds: its name among a collection's columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A top-level field, or a dotted path as a filter traverses it.
+    Path(String),
+    /// What `$elemMatch` on the top-level array `array` tests: each element
+    /// (`field: None`), or one field of each document element.
+    Elements {
+        array: String,
+        field: Option<String>,
+    },
+}
+
 /// The cells of one field, in the collection's natural order. A top-level
 /// field has one cell per document; a dotted path has, per document, the
-/// values a filter's traversal of it yields (through arrays), in that order.
+/// values a filter's traversal of it yields (through arrays), in that order;
+/// an element column has, per document, one cell per element `$elemMatch`
+/// tests.
 #[derive(Debug)]
 pub struct Column {
-    field: String,
+    source: Source,
     cells: Vec<Cell>,
     /// A dotted path's: each document's cells (`None`: one of its values is
     /// not a cell, so the document must be read).
@@ -58,7 +73,7 @@ impl Column {
             cells.push(dictionary.cell(v));
         }
         Column {
-            field: field.to_string(),
+            source: Source::Path(field.to_string()),
             cells,
             spans: Vec::new(),
             in_array: Vec::new(),
@@ -103,10 +118,65 @@ impl Column {
             }
         }
         Some(Column {
-            field: path.to_string(),
+            source: Source::Path(path.to_string()),
             cells,
             spans,
             in_array,
+            dictionary: dictionary.values,
+        })
+    }
+
+    /// The column of what `$elemMatch` on the top-level `array` tests:
+    /// per document, a cell for each element (`field: None`), or for each
+    /// document element the cell of its `field` (other elements are passed
+    /// over, as `$elemMatch` passes over them; a nested array, which it
+    /// matches as a whole, is [`Cell::Other`]). A document whose `array` is
+    /// not an array has no cells. `None` past `max_values` cells.
+    pub fn build_elements(
+        array: &str,
+        field: Option<&str>,
+        docs: &[Document],
+        max_values: usize,
+    ) -> Option<Column> {
+        let array_path = FieldPath::new(array);
+        let array_part = array_path.parts().first()?;
+        let field_path = field.map(FieldPath::new);
+        let field_part = match &field_path {
+            Some(fp) => Some(fp.parts().first()?),
+            None => None,
+        };
+        let mut dictionary = Dictionary::default();
+        let mut cells = Vec::with_capacity(docs.len());
+        let mut spans = Vec::with_capacity(docs.len());
+        for d in docs {
+            let start = cells.len();
+            if let Some(Bson::Array(items)) = array_part.field_in(d) {
+                for e in items {
+                    let cell = match (field_part, e) {
+                        (None, e) => dictionary.cell(Some(e)),
+                        (Some(part), Bson::Document(ed)) => dictionary.cell(part.field_in(ed)),
+                        (Some(_), Bson::Array(_)) => Cell::Other,
+                        (Some(_), _) => continue,
+                    };
+                    cells.push(cell);
+                }
+            }
+            if cells.len() > max_values {
+                return None;
+            }
+            spans.push(Some((
+                u32::try_from(start).ok()?,
+                u32::try_from(cells.len() - start).ok()?,
+            )));
+        }
+        Some(Column {
+            source: Source::Elements {
+                array: array.to_string(),
+                field: field.map(str::to_string),
+            },
+            in_array: vec![true; cells.len()],
+            cells,
+            spans,
             dictionary: dictionary.values,
         })
     }
@@ -120,9 +190,17 @@ impl Column {
         }
     }
 
-    /// A dotted path's column (several cells per document).
+    /// A dotted path's column (several cells per document, in spans).
+    /// An element column is read as one row per element.
     pub fn is_path(&self) -> bool {
-        !self.spans.is_empty()
+        matches!(self.source, Source::Path(_)) && !self.spans.is_empty()
+    }
+
+    /// An element column's cells of document `i`: where they start, and
+    /// how many.
+    pub fn elements(&self, i: usize) -> Option<(usize, usize)> {
+        let (start, len) = (*self.spans.get(i)?)?;
+        Some((start as usize, len as usize))
     }
 
     /// A dotted path's cells for document `i`, each with whether it is an
@@ -133,8 +211,13 @@ impl Column {
         Some((self.cells.get(range.clone())?, self.in_array.get(range)?))
     }
 
-    pub fn field(&self) -> &str {
-        &self.field
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    /// Whether this is the column of the top-level field or dotted path `name`.
+    pub fn is_field(&self, name: &str) -> bool {
+        matches!(&self.source, Source::Path(p) if p == name)
     }
 
     pub fn cells(&self) -> &[Cell] {
@@ -146,12 +229,25 @@ impl Column {
     }
 }
 
-/// A column's distinct strings and ObjectIds while it is built.
+/// A column's distinct strings and ObjectIds while it is built. Every
+/// value of the column is looked up: the strings met last are compared
+/// before any is hashed (a field of few values, `type: "buy"`, then hashes
+/// almost nothing), and the maps hash with ahash (the values are the user's
+/// own data, so there is no one to mount a collision attack).
 #[derive(Default)]
 struct Dictionary<'d> {
-    strings: HashMap<&'d str, u32>,
-    oids: HashMap<ObjectId, u32>,
+    strings: HashMap<&'d str, u32, ahash::RandomState>,
+    oids: HashMap<ObjectId, u32, ahash::RandomState>,
+    /// Strings met last, by [`recent_slot`], with their entries.
+    recent: [Option<(&'d str, u32)>; RECENT],
     values: Vec<Bson>,
+}
+
+const RECENT: usize = 8;
+
+/// Where a string met last is remembered: by its length and first byte.
+fn recent_slot(s: &str) -> usize {
+    (s.len() ^ usize::from(s.as_bytes().first().copied().unwrap_or(0))) % RECENT
 }
 
 impl<'d> Dictionary<'d> {
@@ -171,12 +267,20 @@ impl<'d> Dictionary<'d> {
 
     /// The cell of a value that is none of the inline kinds.
     fn intern(&mut self, v: &'d Bson) -> Cell {
+        if let Bson::String(s) = v {
+            if let Some(Some((seen, i))) = self.recent.get(recent_slot(s)) {
+                if *seen == s.as_str() {
+                    return Cell::Dict(*i);
+                }
+            }
+        }
         let known = match v {
             Bson::String(s) => self.strings.get(s.as_str()),
             Bson::ObjectId(o) => self.oids.get(o),
             _ => return Cell::Other,
         };
         if let Some(&i) = known {
+            self.remember(v, i);
             return Cell::Dict(i);
         }
         let next = self.values.len();
@@ -192,7 +296,16 @@ impl<'d> Dictionary<'d> {
             _ => return Cell::Other,
         };
         self.values.push(v.clone());
+        self.remember(v, i);
         Cell::Dict(i)
+    }
+
+    fn remember(&mut self, v: &'d Bson, i: u32) {
+        if let Bson::String(s) = v {
+            if let Some(slot) = self.recent.get_mut(recent_slot(s)) {
+                *slot = Some((s.as_str(), i));
+            }
+        }
     }
 }
 
@@ -239,6 +352,71 @@ mod tests {
         assert_eq!(
             c.dictionary(),
             &[Bson::String("x".into()), Bson::ObjectId(oid)]
+        );
+    }
+
+    /// Strings remembered in one slot (same length and first byte) still
+    /// get their own entries.
+    #[test]
+    fn strings_met_last_keep_their_entries() {
+        let docs: Vec<Document> = ["ab", "ac", "ab", "ac", "ad", "ab", "b", "ad"]
+            .iter()
+            .map(|s| doc! {"a": *s})
+            .collect();
+        let c = Column::build("a", &docs);
+        let entries: Vec<u32> = c
+            .cells()
+            .iter()
+            .map(|cell| match cell {
+                Cell::Dict(i) => *i,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(entries, [0, 1, 0, 1, 2, 0, 3, 2]);
+        assert_eq!(c.dictionary().len(), 4);
+    }
+
+    #[test]
+    fn element_cells_are_what_elem_match_tests() {
+        let docs = vec![
+            doc! {"r": [{"x": 1, "y": "a"}, 7, {"y": "b"}, [{"x": 2}], {"x": [3]}]},
+            doc! {"r": {"x": 1}},
+            doc! {"s": 1},
+            doc! {"r": []},
+            doc! {"r": [1.5, {"x": 1}, null]},
+        ];
+        let x = Column::build_elements("r", Some("x"), &docs, usize::MAX)
+            .unwrap_or_else(|| panic!("built"));
+        let x_cells = |i| x.values(i).map(|(c, _)| c.to_vec());
+        assert_eq!(
+            x_cells(0),
+            Some(vec![
+                Cell::Int32(1),
+                Cell::Missing,
+                Cell::Other,
+                Cell::Other
+            ])
+        );
+        assert_eq!(x_cells(1), Some(vec![]), "not an array");
+        assert_eq!(x_cells(2), Some(vec![]), "missing");
+        assert_eq!(x_cells(3), Some(vec![]));
+        assert_eq!(x_cells(4), Some(vec![Cell::Int32(1)]));
+        let y = Column::build_elements("r", Some("y"), &docs, usize::MAX)
+            .unwrap_or_else(|| panic!("built"));
+        assert_eq!(
+            y.values(0).map(|(c, _)| c.len()),
+            x.values(0).map(|(c, _)| c.len()),
+            "one cell per element tested, whatever the field"
+        );
+        let all =
+            Column::build_elements("r", None, &docs, usize::MAX).unwrap_or_else(|| panic!("built"));
+        assert_eq!(
+            all.values(4).map(|(c, _)| c.to_vec()),
+            Some(vec![Cell::Double(1.5), Cell::Other, Cell::Null])
+        );
+        assert!(
+            Column::build_elements("r", None, &docs, 3).is_none(),
+            "too large"
         );
     }
 }

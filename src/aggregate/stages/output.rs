@@ -72,19 +72,20 @@ fn target(stage: &str, spec: &Bson) -> Result<Target> {
     })
 }
 
-/// Give documents an `_id` and check uniqueness before touching the target.
-fn prepared(db: &Database, docs: Vec<Document>, ns: &str) -> Result<Vec<Document>> {
+/// Give documents an `_id` and check uniqueness before touching the target;
+/// each with its BSON size.
+fn prepared(db: &Database, docs: Vec<Document>, ns: &str) -> Result<Vec<(Document, usize)>> {
     let mut ids: KeyMap<()> = KeyMap::new();
     let mut out = Vec::with_capacity(docs.len());
     for d in docs {
         let d = db.prepare_insert(d)?;
         // Written documents obey the insert limits (16 MiB, 180 levels).
-        Database::check_insert(&d)?;
+        let size = Database::check_insert(&d)?;
         let id = d.get("_id").cloned().unwrap_or(Bson::Null);
         if !ids.insert_new(&id, || ()) {
             return Err(duplicate_id_error(ns, &id));
         }
-        out.push(d);
+        out.push((d, size));
     }
     Ok(out)
 }
@@ -130,7 +131,7 @@ impl Out {
         }
         let docs = prepared(db, docs, &ns)?;
         if let Some(opts) = db.collection(&self.coll).map(Collection::options) {
-            for d in &docs {
+            for (d, _) in &docs {
                 validation::check_options(opts, None, d, scope, self.bypass)?;
             }
         }
@@ -138,8 +139,8 @@ impl Out {
         let mut fresh = db
             .collection(&self.coll)
             .map_or_else(Collection::default, Collection::emptied);
-        for d in docs {
-            fresh.insert(&ns, d)?;
+        for (d, size) in docs {
+            fresh.insert_sized(&ns, d, size)?;
         }
         db.set_collection(&self.coll, fresh);
         Ok(())

@@ -14,6 +14,7 @@ use crate::index::plan::{plan, Executed};
 use crate::index::scan::column_check;
 use crate::projection::Projection;
 use crate::query::sort::SortSpec;
+use crate::value::column::Source;
 use bson::{Bson, Document};
 
 /// Methods that shape the result; any order, each at most meaningful once (the last wins).
@@ -351,8 +352,10 @@ impl FindArgs {
             // most of the collection is sorted.
             let at: Vec<usize> = matched.iter().map(|m| m.0).collect();
             let build = whole && c.is_some_and(|c| at.len().saturating_mul(2) >= c.len());
-            let mut column =
-                |field: &str| c.and_then(|c| c.columns().for_scan(field, c.docs(), build));
+            let mut column = |field: &str| {
+                let source = Source::Path(field.to_string());
+                c.and_then(|c| c.columns().for_scan(&source, c.docs(), build))
+            };
             let order = match sort.order_by_columns(&at, first, &mut column) {
                 Some(order) => order,
                 None => {

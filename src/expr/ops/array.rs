@@ -168,22 +168,33 @@ fn reverse_array(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
 
 fn concat_arrays(_: &'static str, args: &[Node], cx: &mut Cx) -> Result<Value> {
     let mut out = Vec::new();
+    Ok(Some(match append_arrays(&mut out, args, cx)? {
+        true => Bson::Array(out),
+        false => Bson::Null,
+    }))
+}
+
+/// `$concatArrays`: the arrays `args` evaluate to, appended to `out` in
+/// order; `Ok(false)` at the first null or missing one (the answer is null).
+pub(crate) fn append_arrays(out: &mut Vec<Bson>, args: &[Node], cx: &mut Cx) -> Result<bool> {
     for a in args {
         let v = cx.eval(a)?;
         if nullish(&v) {
-            return Ok(Some(Bson::Null));
+            return Ok(false);
         }
         match v {
             Some(Bson::Array(items)) => out.extend(items),
-            other => {
-                return Err(Error::location(
-                    28664,
-                    format!("$concatArrays only supports arrays, not {}", tname(&other)),
-                ))
-            }
+            other => return Err(not_an_array(&other)),
         }
     }
-    Ok(Some(Bson::Array(out)))
+    Ok(true)
+}
+
+pub(crate) fn not_an_array(v: &Value) -> Error {
+    Error::location(
+        28664,
+        format!("$concatArrays only supports arrays, not {}", tname(v)),
+    )
 }
 
 /// A start/end index argument: integral and non-negative (codes 40096/40097).

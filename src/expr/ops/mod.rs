@@ -18,6 +18,7 @@ mod date_string;
 pub(crate) mod decimal;
 mod misc;
 mod object;
+mod reduce_append;
 mod regex_ops;
 mod set;
 mod string;

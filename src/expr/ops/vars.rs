@@ -354,6 +354,8 @@ struct Reduce {
     this_slot: usize,
     value_slot: usize,
     body: Node,
+    /// `body` appends these to `$$value` (`reduce_append`).
+    appended: Option<Vec<Node>>,
 }
 
 impl Special for Reduce {
@@ -375,13 +377,32 @@ impl Special for Reduce {
         let mut acc = cx.eval(&self.initial)?;
         let saved = cx.locals.len();
         let mut result = Ok(());
+        if let Some(rest) = &self.appended {
+            let mut checked = 0;
+            for item in items {
+                cx.set_local(self.this_slot, Some(item));
+                match super::reduce_append::step(&mut acc, rest, &mut checked, element_too_deep, cx)
+                {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        result = Err(too_deep_error());
+                        break;
+                    }
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+            cx.locals.truncate(saved);
+            return result.map(|_| acc);
+        }
         for item in items {
             cx.set_local(self.this_slot, Some(item));
             cx.set_local(self.value_slot, acc.take().map(Cow::Owned));
             match cx.eval(&self.body) {
                 Ok(v) if v.as_ref().is_some_and(too_deep) => {
-                    result = Err(crate::error::Error::overflow(format!("$reduce built a value nested more than {MAX_VALUE_DEPTH} levels deep, MongoDB's limit for BSON"),
-                    ));
+                    result = Err(too_deep_error());
                     break;
                 }
                 Ok(v) => acc = v,
@@ -428,12 +449,14 @@ pub(crate) fn c_reduce(_: &'static str, a: &Bson, c: &mut Compiler) -> Result<No
     let value_slot = c.bind("value")?;
     let body = c.operand(body);
     c.unbind(2);
+    let body = body?;
     Ok(Node::Special(Arc::new(Reduce {
         input,
         initial,
         this_slot,
         value_slot,
-        body: body?,
+        appended: super::reduce_append::appended(&body, value_slot),
+        body,
     })))
 }
 
@@ -443,20 +466,33 @@ pub(crate) fn c_reduce(_: &'static str, a: &Bson, c: &mut Compiler) -> Result<No
 /// everything that walks them.
 const MAX_VALUE_DEPTH: usize = 200;
 
+fn too_deep_error() -> crate::error::Error {
+    crate::error::Error::overflow(format!(
+        "$reduce built a value nested more than {MAX_VALUE_DEPTH} levels deep, MongoDB's limit for BSON"
+    ))
+}
+
 /// Whether a value has more than MAX_VALUE_DEPTH levels of non-empty containers.
 fn too_deep(v: &Bson) -> bool {
-    fn deeper(v: &Bson, budget: usize) -> bool {
-        let nested = |c: &Bson, left: usize| {
-            matches!(c, Bson::Document(_) | Bson::Array(_)) && deeper(c, left)
-        };
-        match (v, budget.checked_sub(1)) {
-            (Bson::Document(d), _) if d.is_empty() => false,
-            (Bson::Array(a), _) if a.is_empty() => false,
-            (Bson::Document(_) | Bson::Array(_), None) => true,
-            (Bson::Document(d), Some(left)) => d.values().any(|c| nested(c, left)),
-            (Bson::Array(a), Some(left)) => a.iter().any(|c| nested(c, left)),
-            _ => false,
-        }
-    }
     deeper(v, MAX_VALUE_DEPTH)
+}
+
+/// Whether an array holding `e` would be [`too_deep`].
+fn element_too_deep(e: &Bson) -> bool {
+    nested(e, MAX_VALUE_DEPTH - 1)
+}
+
+fn nested(c: &Bson, left: usize) -> bool {
+    matches!(c, Bson::Document(_) | Bson::Array(_)) && deeper(c, left)
+}
+
+fn deeper(v: &Bson, budget: usize) -> bool {
+    match (v, budget.checked_sub(1)) {
+        (Bson::Document(d), _) if d.is_empty() => false,
+        (Bson::Array(a), _) if a.is_empty() => false,
+        (Bson::Document(_) | Bson::Array(_), None) => true,
+        (Bson::Document(d), Some(left)) => d.values().any(|c| nested(c, left)),
+        (Bson::Array(a), Some(left)) => a.iter().any(|c| nested(c, left)),
+        _ => false,
+    }
 }
