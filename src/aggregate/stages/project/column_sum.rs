@@ -14,15 +14,15 @@
 //! yields numbers, and a numeric part indexes an array in a query but names
 //! a field in an expression: neither is read from a column.
 use crate::expr::sum::{avg, SumState};
-use crate::value::column::{Cell, Column};
+use crate::value::column::{Cell, Column, Source};
 use bson::Bson;
 
 /// A projection's computed field that a column can answer.
 #[derive(Clone, Debug)]
 pub(super) struct ColumnSum {
     avg: bool,
-    /// The path, dotted, without its `$`.
-    path: String,
+    /// The path's column: the path, dotted, without its `$`.
+    source: Source,
 }
 
 impl ColumnSum {
@@ -60,12 +60,13 @@ impl ColumnSum {
         }
         Some(ColumnSum {
             avg,
-            path: path.to_string(),
+            source: Source::Path(path.to_string()),
         })
     }
 
-    pub fn path(&self) -> &str {
-        &self.path
+    /// The column to read.
+    pub fn source(&self) -> &Source {
+        &self.source
     }
 
     /// The value for the collection's document `row`, from `column` (built
@@ -146,10 +147,13 @@ mod tests {
             (bson!({"$avg": "$r"}), false),
         ] {
             let sum = ColumnSum::recognize(&spec).expect("recognized");
+            let Source::Path(path) = sum.source() else {
+                panic!("{spec}: not a path's column");
+            };
             let column = if dotted {
-                Column::build_path(sum.path(), &docs, usize::MAX).expect("column")
+                Column::build_path(path, &docs, usize::MAX).expect("column")
             } else {
-                Column::build(sum.path(), &docs)
+                Column::build(path, &docs)
             };
             let op = Operand::compile(&spec, &ctx).expect("compiles");
             for (i, d) in docs.iter().enumerate() {

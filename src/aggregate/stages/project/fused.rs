@@ -221,7 +221,7 @@ impl<'p> Fused<'p> {
             .computed_ops()
             .map(|(k, _)| {
                 let (_, sum) = self.projection.sums.iter().find(|(name, _)| name == k)?;
-                Some((c.columns().for_scan(sum.path(), c.docs(), whole)?, sum))
+                Some((c.columns().for_scan(sum.source(), c.docs(), whole)?, sum))
             })
             .collect();
         sums.iter().any(Option::is_some).then_some(ColumnSums(sums))
