@@ -254,7 +254,8 @@ impl Pipeline {
 /// collection's documents: no list of the whole collection is built, and
 /// with `$group` no list at all. Returns the stages left to run.
 /// The `$match` reads every document, so scan columns are built for it
-/// (unless a `$group` follows).
+/// (unless a `$group` follows). A projection first, or right after the
+/// `$match`, reads its sums from columns (`Projection::over_columns`).
 fn leading<'a>(
     stages: &'a [Stage],
     c: &'a crate::storage::Collection,
@@ -279,38 +280,32 @@ fn leading<'a>(
             }
             None => (stages, docs.iter().map(Cow::Borrowed).collect()),
         },
-        [Stage::Match(f), Stage::Project(p), rest @ ..]
-            if f.text().is_none() && project_columns(p, rest, c, false).is_some() =>
-        {
-            // The matched documents keep their positions: the projection's
-            // sums read columns other scans built.
-            let mut rows = Vec::new();
+        [Stage::Match(f), rest @ ..] => {
+            // A projection right after reads its sums from columns other
+            // scans built, so the matched documents keep their positions.
+            let projected = match rest {
+                [Stage::Project(p), after @ ..] => project_columns(p, after, c, false),
+                _ => None,
+            };
             let columns = column_check(f, Some(c), true, false);
+            let mut rows = Vec::new();
             crate::query::for_each_match(docs, f, columns, scope, |i, d| {
                 rows.push((i, d));
                 Ok(())
             })?;
             crate::budget::check()?;
-            let Some((fused, sums, rest)) = project_columns(p, rest, c, false) else {
-                return Ok((
-                    &stages[1..],
+            match projected {
+                Some((fused, sums, left)) => {
+                    let out = fused.run_rows(rows.into_iter(), &sums, scope)?;
+                    crate::budget::check()?;
+                    check_depth(&out)?;
+                    (left, out)
+                }
+                None => (
+                    rest,
                     rows.into_iter().map(|(_, d)| Cow::Borrowed(d)).collect(),
-                ));
-            };
-            let out = fused.run_rows(rows.into_iter(), &sums, scope)?;
-            crate::budget::check()?;
-            check_depth(&out)?;
-            (rest, out)
-        }
-        [Stage::Match(f), rest @ ..] => {
-            let mut out = Vec::new();
-            let columns = column_check(f, Some(c), true, false);
-            crate::query::for_each_match(docs, f, columns, scope, |_, d| {
-                out.push(Cow::Borrowed(d));
-                Ok(())
-            })?;
-            crate::budget::check()?;
-            (rest, out)
+                ),
+            }
         }
         _ => (stages, docs.iter().map(Cow::Borrowed).collect()),
     })
