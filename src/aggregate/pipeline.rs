@@ -6,6 +6,7 @@
 use super::operand::Operand;
 use super::stage_spec::{compile_placed, stage_parts};
 use super::stages::group::{Count, Group, SortByCount};
+use super::stages::group_columns::ColumnGroup;
 use super::stages::project::{ColumnSums, Fused, Projection};
 use super::stages::simple::{self, ReplaceRoot};
 use super::stages::unwind::Unwind;
@@ -254,8 +255,10 @@ impl Pipeline {
 /// collection's documents: no list of the whole collection is built, and
 /// with `$group` no list at all. Returns the stages left to run.
 /// The `$match` reads every document, so scan columns are built for it
-/// (unless a `$group` follows). A projection first, or right after the
-/// `$match`, reads its sums from columns (`Projection::over_columns`).
+/// (unless a `$group` that reads the documents follows). A `$group` first or
+/// after the `$match` reads top-level fields from columns (`ColumnGroup`);
+/// a projection first, or right after the `$match`, reads its sums from
+/// columns (`Projection::over_columns`).
 fn leading<'a>(
     stages: &'a [Stage],
     c: &'a crate::storage::Collection,
@@ -264,13 +267,27 @@ fn leading<'a>(
     let docs = c.docs();
     Ok(match stages {
         [Stage::Match(f), Stage::Group(g), rest @ ..] => {
-            // Columns built by other scans only: the group keeps them only
-            // when few documents pass (`Group::run_filtered`).
-            let columns = column_check(f, Some(c), false, false);
-            let grouped = owned(g.run_filtered(docs, f, columns, scope)?);
+            let grouped = match ColumnGroup::new(g, c) {
+                // The group reads no document its columns answer: so
+                // neither does the filter.
+                Some(cg) => {
+                    cg.run_filtered(docs, f, column_check(f, Some(c), true, false), scope)?
+                }
+                // Columns built by other scans only: the group keeps them only
+                // when few documents pass (`Group::run_filtered`).
+                None => g.run_filtered(docs, f, column_check(f, Some(c), false, false), scope)?,
+            };
             crate::budget::check()?;
-            (rest, grouped)
+            (rest, owned(grouped))
         }
+        [Stage::Group(g), rest @ ..] => match ColumnGroup::new(g, c) {
+            Some(cg) => {
+                let grouped = owned(cg.run(docs, scope)?);
+                crate::budget::check()?;
+                (rest, grouped)
+            }
+            None => (stages, docs.iter().map(Cow::Borrowed).collect()),
+        },
         [Stage::Project(p), rest @ ..] => match project_columns(p, rest, c, true) {
             Some((fused, sums, rest)) => {
                 let out = fused.run_rows(docs.iter().enumerate(), &sums, scope)?;

@@ -100,6 +100,11 @@ impl Outputs {
         Ok(Outputs { fields: out, grow })
     }
 
+    /// Whether some accumulator's state grows with every document.
+    pub fn grows(&self) -> bool {
+        self.grow
+    }
+
     pub fn start(&self, key: &Bson, scope: &Scope) -> Result<Vec<State>> {
         self.fields
             .iter()
@@ -181,6 +186,20 @@ impl Group {
         if self.outputs.grow {
             crate::budget::check()?;
         }
+        let i = self.position_of(groups, doc, scope)?;
+        if let Some(states) = groups.value_at_mut(i) {
+            self.outputs.add(states, doc, scope)?;
+        }
+        Ok(())
+    }
+
+    /// Where `doc`'s group is in `groups` (a new one at the end).
+    pub(super) fn position_of(
+        &self,
+        groups: &mut KeyMap<Vec<State>>,
+        doc: &Document,
+        scope: &Scope,
+    ) -> Result<usize> {
         let evaluated;
         let key = match self.key.borrowed(doc) {
             Some(v) => v,
@@ -189,17 +208,23 @@ impl Group {
                 &*evaluated
             }
         };
-        let i = groups.try_position_or_insert(key, || {
-            crate::budget::check()?;
-            self.outputs.start(key, scope)
-        })?;
-        if let Some(states) = groups.value_at_mut(i) {
-            self.outputs.add(states, doc, scope)?;
-        }
-        Ok(())
+        self.position(groups, key, scope)
     }
 
-    fn finish(&self, groups: KeyMap<Vec<State>>) -> Vec<Document> {
+    /// Where the group of `key` is in `groups` (a new one at the end).
+    pub(super) fn position(
+        &self,
+        groups: &mut KeyMap<Vec<State>>,
+        key: &Bson,
+        scope: &Scope,
+    ) -> Result<usize> {
+        groups.try_position_or_insert(key, || {
+            crate::budget::check()?;
+            self.outputs.start(key, scope)
+        })
+    }
+
+    pub(super) fn finish(&self, groups: KeyMap<Vec<State>>) -> Vec<Document> {
         groups
             .into_entries()
             .into_iter()

@@ -6,6 +6,7 @@ pub mod fill;
 pub mod geo_near;
 pub mod granularity;
 pub mod group;
+pub mod group_columns;
 pub mod lookup;
 pub mod output;
 pub mod project;

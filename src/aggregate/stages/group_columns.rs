@@ -1,0 +1,185 @@
+//! `$group` over a collection's documents in their stored order, reading
+//! its key and its accumulators' arguments from scan columns
+//! (`value::column`) where they are top-level fields (`_id: "$ticker"`,
+//! `{$sum: "$qty"}`): one small cell per document instead of the
+//! document's entries, keys and strings scattered over the heap.
+//!
+//! A top-level field's cell is the value `"$f"` evaluates to whenever it is
+//! a cell (arrays, documents and the rarer types are `Cell::Other`: that
+//! document is read, for that field only). Groups are still found in the
+//! group's own `KeyMap` with MongoDB equality, so `1` and `1.0` meet and the
+//! first value seen names the group; a string's group is remembered per
+//! dictionary entry, so each distinct string is hashed once per run.
+use super::group::{Group, GroupKey};
+use crate::aggregate::accumulators::State;
+use crate::aggregate::key::KeyMap;
+use crate::aggregate::operand::Operand;
+use crate::error::Result;
+use crate::expr::Scope;
+use crate::query::{for_each_match, ColumnCheck, Filter};
+use crate::storage::Collection;
+use crate::value::column::{Cell, Column, Source};
+use bson::{Bson, Document};
+use std::rc::Rc;
+
+/// A `$group` with the columns it reads.
+pub struct ColumnGroup<'g> {
+    group: &'g Group,
+    /// The key's column (a one-field path key).
+    key: Option<Rc<Column>>,
+    /// Per accumulator, its argument's column.
+    inputs: Vec<Option<Rc<Column>>>,
+}
+
+/// Groups found so far: the map, and where each of the key column's
+/// dictionary entries and null went.
+struct Groups {
+    map: KeyMap<Vec<State>>,
+    by_entry: Vec<Option<usize>>,
+    null: Option<usize>,
+}
+
+/// The top-level field a path operand reads.
+fn field_of(op: &Operand) -> Option<&str> {
+    match op {
+        Operand::Path(p) => p.single(),
+        _ => None,
+    }
+}
+
+/// A scalar cell's value (`None` for missing, dictionary entries and
+/// `Other`, which the caller reads elsewhere).
+fn scalar(cell: Cell) -> Option<Bson> {
+    Some(match cell {
+        Cell::Null => Bson::Null,
+        Cell::Bool(b) => Bson::Boolean(b),
+        Cell::Int32(i) => Bson::Int32(i),
+        Cell::Int64(i) => Bson::Int64(i),
+        Cell::Double(d) => Bson::Double(d),
+        Cell::Date(ms) => Bson::DateTime(bson::DateTime::from_millis(ms)),
+        Cell::Missing | Cell::Other | Cell::Dict(_) => return None,
+    })
+}
+
+impl<'g> ColumnGroup<'g> {
+    /// `group` over `c`'s documents, when a column answers its key or one of
+    /// its arguments (columns are built: the group reads every document).
+    pub fn new(group: &'g Group, c: &Collection) -> Option<ColumnGroup<'g>> {
+        let column = |op: &Operand| {
+            let source = Source::Path(field_of(op)?.to_string());
+            c.columns().for_scan(&source, c.docs(), true)
+        };
+        let key = match &group.key {
+            GroupKey::One(op) => column(op),
+            GroupKey::Fields(_) => None,
+        };
+        let inputs: Vec<_> = group
+            .outputs
+            .fields
+            .iter()
+            .map(|(_, acc)| acc.takes_values().then(|| column(acc.input())).flatten())
+            .collect();
+        (key.is_some() || inputs.iter().any(Option::is_some)).then_some(ColumnGroup {
+            group,
+            key,
+            inputs,
+        })
+    }
+
+    /// Group every document of the collection the columns were built for.
+    pub fn run(&self, docs: &[Document], scope: &Scope) -> Result<Vec<Document>> {
+        let mut groups = self.groups();
+        for (row, doc) in docs.iter().enumerate() {
+            self.add(&mut groups, row, doc, scope)?;
+        }
+        Ok(self.group.finish(groups.map))
+    }
+
+    /// `$match` then this group, over the same collection's documents.
+    pub fn run_filtered(
+        &self,
+        docs: &[Document],
+        filter: &Filter,
+        columns: Option<ColumnCheck>,
+        scope: &Scope,
+    ) -> Result<Vec<Document>> {
+        let mut groups = self.groups();
+        for_each_match(docs, filter, columns, scope, |row, doc| {
+            self.add(&mut groups, row, doc, scope)
+        })?;
+        Ok(self.group.finish(groups.map))
+    }
+
+    fn groups(&self) -> Groups {
+        let entries = self.key.as_ref().map_or(0, |k| k.dictionary().len());
+        Groups {
+            map: KeyMap::new(),
+            by_entry: vec![None; entries],
+            null: None,
+        }
+    }
+
+    /// Add the collection's document `row` (`doc`).
+    fn add(&self, groups: &mut Groups, row: usize, doc: &Document, scope: &Scope) -> Result<()> {
+        let group = self.group;
+        if group.outputs.grows() {
+            crate::budget::check()?;
+        }
+        let cell = self
+            .key
+            .as_ref()
+            .and_then(|k| Some((k, *k.cells().get(row)?)));
+        let i = match cell {
+            Some((k, Cell::Dict(e))) => {
+                let e = e as usize;
+                match groups.by_entry.get(e).copied().flatten() {
+                    Some(i) => i,
+                    None => {
+                        let key = k.dictionary().get(e).unwrap_or(&Bson::Null);
+                        let i = group.position(&mut groups.map, key, scope)?;
+                        if let Some(slot) = groups.by_entry.get_mut(e) {
+                            *slot = Some(i);
+                        }
+                        i
+                    }
+                }
+            }
+            // `"$f"` missing is a null key.
+            Some((_, Cell::Missing | Cell::Null)) => match groups.null {
+                Some(i) => i,
+                None => {
+                    let i = group.position(&mut groups.map, &Bson::Null, scope)?;
+                    groups.null = Some(i);
+                    i
+                }
+            },
+            Some((_, cell)) if cell != Cell::Other => {
+                let key = scalar(cell).unwrap_or(Bson::Null);
+                group.position(&mut groups.map, &key, scope)?
+            }
+            _ => group.position_of(&mut groups.map, doc, scope)?,
+        };
+        let Some(states) = groups.map.value_at_mut(i) else {
+            return Ok(());
+        };
+        for (((_, acc), state), column) in group
+            .outputs
+            .fields
+            .iter()
+            .zip(states.iter_mut())
+            .zip(&self.inputs)
+        {
+            let Some(column) = column else {
+                acc.add(state, doc, scope)?;
+                continue;
+            };
+            match column.cells().get(row).copied().unwrap_or(Cell::Other) {
+                Cell::Other => acc.add(state, doc, scope)?,
+                Cell::Missing => acc.add_value(state, None)?,
+                Cell::Dict(e) => acc.add_value(state, column.dictionary().get(e as usize))?,
+                cell => acc.add_value(state, scalar(cell).as_ref())?,
+            }
+        }
+        Ok(())
+    }
+}
