@@ -5,7 +5,7 @@
 //! over the documents. A leading `{$skip: 0}` keeps the group off the
 //! collection's documents (no columns). Groups must come out in the same
 //! order, named by the same first-seen values, with the same errors.
-use bson::{doc, Bson, Decimal128};
+use bson::{doc, Bson, Decimal128, Document};
 use mqlplay::text::shell::print;
 use mqlplay::RunCtx;
 use proptest::prelude::*;
@@ -77,6 +77,9 @@ fn group() -> impl Strategy<Value = String> {
         "'$v'",
         "null",
         "{a: '$g'}",
+        "{a: '$g', b: '$v'}",
+        "{b: '$w', a: '$g', f: '$f'}",
+        "{a: '$g', b: 1}",
         "{$toString: '$f'}",
     ]);
     let acc = prop::sample::select(vec![
@@ -107,7 +110,7 @@ fn group() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn column_group_answers_as_the_documents(
@@ -165,4 +168,47 @@ fn groups_follow_writes() {
         *after,
         Bson::Array(vec![want("x", 8400, 1400), want("z", 1400, 700)])
     );
+}
+
+/// A compound key keeps a missing field and a null apart (`{a: "x"}` and
+/// `{a: "x", b: null}` are two groups), and equal numbers of different
+/// types together, named by the first one seen.
+#[test]
+fn compound_keys_as_the_documents() {
+    let shapes = [
+        doc! {"g": "x"},
+        doc! {"g": "x", "v": Bson::Null},
+        doc! {"g": "x", "v": 1},
+        doc! {"g": "x", "v": 1.0},
+        doc! {"g": "x", "v": 1_i64},
+        doc! {"v": 1},
+        doc! {"g": "x", "v": [1]},
+    ];
+    let docs: Vec<Bson> = (0..DOCUMENTS)
+        .map(|i| {
+            let mut d = doc! {"_id": i as i32};
+            d.extend(shapes[i % shapes.len()].clone());
+            Bson::Document(d)
+        })
+        .collect();
+    let db = print(&Bson::Array(docs));
+    let group = "{$group: {_id: {a: '$g', b: '$v'}, n: {$count: {}}}}";
+    let with = run(&db, &format!("db.collection.aggregate([{group}])"));
+    let without = run(
+        &db,
+        &format!("db.collection.aggregate([{{$skip: 0}}, {group}])"),
+    );
+    assert_eq!(with, without);
+    let n = DOCUMENTS as i32 / shapes.len() as i32;
+    let key = |k: Document| Bson::Document(doc! {"_id": k, "n": n});
+    let expected = Bson::Array(vec![
+        key(doc! {"a": "x"}),
+        key(doc! {"a": "x", "b": Bson::Null}),
+        Bson::Document(doc! {"_id": {"a": "x", "b": 1}, "n": 3 * n}),
+        key(doc! {"b": 1}),
+        key(doc! {"a": "x", "b": [1]}),
+    ]);
+    // One statement's result: the array of its documents.
+    let results = Bson::Array(vec![expected]);
+    assert_eq!(with, Ok(results.into_canonical_extjson().to_string()));
 }

@@ -1,18 +1,20 @@
 //! `$group` over a collection's documents in their stored order, reading
 //! its key and its accumulators' arguments from scan columns
 //! (`value::column`) where they are top-level fields (`_id: "$ticker"`,
-//! `{$sum: "$qty"}`): one small cell per document instead of the
-//! document's entries, keys and strings scattered over the heap.
+//! `_id: {t: "$ticker", c: "$customer"}`, `{$sum: "$qty"}`): one small cell
+//! per document instead of the document's entries, keys and strings
+//! scattered over the heap.
 //!
 //! A top-level field's cell is the value `"$f"` evaluates to whenever it is
 //! a cell (arrays, documents and the rarer types are `Cell::Other`: that
 //! document is read, for that field only). Groups are still found in the
 //! group's own `KeyMap` with MongoDB equality, so `1` and `1.0` meet and the
-//! first value seen names the group; a string's group is remembered per
-//! dictionary entry, so each distinct string is hashed once per run.
-use super::group::{Group, GroupKey};
+//! first value seen names the group. A string key's group is remembered per
+//! dictionary entry, and a compound key's per combination of cells, so the
+//! key is built and looked up once per distinct combination.
+use super::group::{fields_key, Group, GroupKey};
 use crate::aggregate::accumulators::State;
-use crate::aggregate::key::KeyMap;
+use crate::aggregate::key::{FxHasher, KeyMap};
 use crate::aggregate::operand::Operand;
 use crate::error::Result;
 use crate::expr::Scope;
@@ -20,13 +22,23 @@ use crate::query::{for_each_match, ColumnCheck, Filter};
 use crate::storage::Collection;
 use crate::value::column::{Cell, Column, Source};
 use bson::{Bson, Document};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
+
+/// Fields a compound key read from columns has at most.
+const MAX_KEY_FIELDS: usize = 4;
+
+/// A compound key's cells, each as two words (see [`code`]).
+type Codes = [u64; 2 * MAX_KEY_FIELDS];
 
 /// A `$group` with the columns it reads.
 pub struct ColumnGroup<'g> {
     group: &'g Group,
     /// The key's column (a one-field path key).
     key: Option<Rc<Column>>,
+    /// A compound key's columns, one per field (every field a path).
+    key_fields: Vec<Rc<Column>>,
     /// Per accumulator, its argument's column.
     inputs: Vec<Option<Rc<Column>>>,
 }
@@ -37,6 +49,8 @@ struct Groups {
     map: KeyMap<Vec<State>>,
     by_entry: Vec<Option<usize>>,
     null: Option<usize>,
+    /// A compound key's groups, by its cells' codes.
+    by_codes: HashMap<Codes, usize, BuildHasherDefault<FxHasher>>,
 }
 
 /// The top-level field a path operand reads.
@@ -61,6 +75,30 @@ fn scalar(cell: Cell) -> Option<Bson> {
     })
 }
 
+/// A cell as two words, equal for equal cells of the same type (`1` and
+/// `1.0` differ here; the group's `KeyMap` finds them one group).
+fn code(cell: Cell) -> (u64, u64) {
+    match cell {
+        Cell::Missing => (0, 0),
+        Cell::Null => (1, 0),
+        Cell::Bool(b) => (2, u64::from(b)),
+        Cell::Int32(i) => (3, i as u64),
+        Cell::Int64(i) => (4, i as u64),
+        Cell::Double(d) => (5, d.to_bits()),
+        Cell::Date(ms) => (6, ms as u64),
+        Cell::Dict(e) => (7, u64::from(e)),
+        Cell::Other => (8, 0),
+    }
+}
+
+/// A cell's value (`None`: missing); [`Cell::Other`] has none.
+fn value(column: &Column, cell: Cell) -> Option<Bson> {
+    match cell {
+        Cell::Dict(e) => column.dictionary().get(e as usize).cloned(),
+        cell => scalar(cell),
+    }
+}
+
 impl<'g> ColumnGroup<'g> {
     /// `group` over `c`'s documents, when a column answers its key or one of
     /// its arguments (columns are built: the group reads every document).
@@ -69,9 +107,13 @@ impl<'g> ColumnGroup<'g> {
             let source = Source::Path(field_of(op)?.to_string());
             c.columns().for_scan(&source, c.docs(), true)
         };
-        let key = match &group.key {
-            GroupKey::One(op) => column(op),
-            GroupKey::Fields(_) => None,
+        let (key, key_fields) = match &group.key {
+            GroupKey::One(op) => (column(op), Vec::new()),
+            GroupKey::Fields(fields) if fields.len() <= MAX_KEY_FIELDS => {
+                let columns: Option<Vec<_>> = fields.iter().map(|(_, op)| column(op)).collect();
+                (None, columns.unwrap_or_default())
+            }
+            GroupKey::Fields(_) => (None, Vec::new()),
         };
         let inputs: Vec<_> = group
             .outputs
@@ -79,9 +121,11 @@ impl<'g> ColumnGroup<'g> {
             .iter()
             .map(|(_, acc)| acc.takes_values().then(|| column(acc.input())).flatten())
             .collect();
-        (key.is_some() || inputs.iter().any(Option::is_some)).then_some(ColumnGroup {
+        let any = key.is_some() || !key_fields.is_empty() || inputs.iter().any(Option::is_some);
+        any.then_some(ColumnGroup {
             group,
             key,
+            key_fields,
             inputs,
         })
     }
@@ -116,6 +160,7 @@ impl<'g> ColumnGroup<'g> {
             map: KeyMap::new(),
             by_entry: vec![None; entries],
             null: None,
+            by_codes: HashMap::default(),
         }
     }
 
@@ -157,7 +202,10 @@ impl<'g> ColumnGroup<'g> {
                 let key = scalar(cell).unwrap_or(Bson::Null);
                 group.position(&mut groups.map, &key, scope)?
             }
-            _ => group.position_of(&mut groups.map, doc, scope)?,
+            _ => match self.compound(groups, row, scope)? {
+                Some(i) => i,
+                None => group.position_of(&mut groups.map, doc, scope)?,
+            },
         };
         let Some(states) = groups.map.value_at_mut(i) else {
             return Ok(());
@@ -181,5 +229,42 @@ impl<'g> ColumnGroup<'g> {
             }
         }
         Ok(())
+    }
+
+    /// The group of document `row` by its compound key's cells; `None`
+    /// without key columns or when a cell is [`Cell::Other`].
+    fn compound(&self, groups: &mut Groups, row: usize, scope: &Scope) -> Result<Option<usize>> {
+        let GroupKey::Fields(fields) = &self.group.key else {
+            return Ok(None);
+        };
+        if self.key_fields.is_empty() {
+            return Ok(None);
+        }
+        let mut codes: Codes = [0; 2 * MAX_KEY_FIELDS];
+        for (j, column) in self.key_fields.iter().enumerate() {
+            let cell = column.cells().get(row).copied().unwrap_or(Cell::Other);
+            if cell == Cell::Other {
+                return Ok(None);
+            }
+            let (tag, payload) = code(cell);
+            if let Some(pair) = codes.get_mut(2 * j..2 * j + 2) {
+                pair.copy_from_slice(&[tag, payload]);
+            }
+        }
+        if let Some(&i) = groups.by_codes.get(&codes) {
+            return Ok(Some(i));
+        }
+        // As `GroupKey::eval` builds it: missing fields left out.
+        let mut built = Document::new();
+        for ((name, _), column) in fields.iter().zip(&self.key_fields) {
+            let cell = column.cells().get(row).copied().unwrap_or(Cell::Missing);
+            if let Some(v) = value(column, cell) {
+                built.insert(name.clone(), v);
+            }
+        }
+        let key = Bson::Document(fields_key(fields, built));
+        let i = self.group.position(&mut groups.map, &key, scope)?;
+        groups.by_codes.insert(codes, i);
+        Ok(Some(i))
     }
 }
