@@ -29,8 +29,30 @@ use std::rc::Rc;
 /// Fields a compound key read from columns has at most.
 const MAX_KEY_FIELDS: usize = 4;
 
-/// A compound key's cells, each as two words (see [`code`]).
-type Codes = [u64; 2 * MAX_KEY_FIELDS];
+/// A compound key's cells, each as two words (see [`code`]). Hashed and
+/// compared a word at a time: as a byte slice each is a loop of calls in
+/// the page's wasm.
+#[derive(Clone, Copy, Default)]
+struct Codes([u64; 2 * MAX_KEY_FIELDS]);
+
+impl std::hash::Hash for Codes {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for w in self.0 {
+            state.write_u64(w);
+        }
+    }
+}
+
+impl PartialEq for Codes {
+    fn eq(&self, other: &Codes) -> bool {
+        let mut same = true;
+        for (a, b) in self.0.iter().zip(&other.0) {
+            same &= a == b;
+        }
+        same
+    }
+}
+impl Eq for Codes {}
 
 /// A `$group` with the columns it reads.
 pub struct ColumnGroup<'g> {
@@ -240,14 +262,14 @@ impl<'g> ColumnGroup<'g> {
         if self.key_fields.is_empty() {
             return Ok(None);
         }
-        let mut codes: Codes = [0; 2 * MAX_KEY_FIELDS];
+        let mut codes = Codes::default();
         for (j, column) in self.key_fields.iter().enumerate() {
             let cell = column.cells().get(row).copied().unwrap_or(Cell::Other);
             if cell == Cell::Other {
                 return Ok(None);
             }
             let (tag, payload) = code(cell);
-            if let Some(pair) = codes.get_mut(2 * j..2 * j + 2) {
+            if let Some(pair) = codes.0.get_mut(2 * j..2 * j + 2) {
                 pair.copy_from_slice(&[tag, payload]);
             }
         }
