@@ -5,7 +5,7 @@
 //! a test can be decided on without the document are held; arrays,
 //! documents and the rarer types are [`Cell::Other`], which sends the scan
 //! back to the document.
-use super::path::{FieldPath, LeafArrays};
+use super::path::{FieldPath, LeafArrays, Part};
 use bson::oid::ObjectId;
 use bson::{Bson, Document};
 use std::collections::HashMap;
@@ -138,47 +138,57 @@ impl Column {
         docs: &[Document],
         max_values: usize,
     ) -> Option<Column> {
+        Column::build_elements_many(array, &[field], docs, max_values, max_values)
+            .pop()
+            .flatten()
+    }
+
+    /// The element columns of the top-level `array` for each of `fields`
+    /// (as [`Column::build_elements`] builds one), from one walk of the
+    /// documents' arrays: each element is read once for all the columns.
+    /// A column is `None` past `max_each` cells; while the columns together
+    /// hold more than `max_total`, the last one asked is dropped (`None`), so
+    /// the columns never hold more and the first asked are kept.
+    pub fn build_elements_many(
+        array: &str,
+        fields: &[Option<&str>],
+        docs: &[Document],
+        max_each: usize,
+        max_total: usize,
+    ) -> Vec<Option<Column>> {
         let array_path = FieldPath::new(array);
-        let array_part = array_path.parts().first()?;
-        let field_path = field.map(FieldPath::new);
-        let field_part = match &field_path {
-            Some(fp) => Some(fp.parts().first()?),
-            None => None,
+        let Some(array_part) = array_path.parts().first() else {
+            return fields.iter().map(|_| None).collect();
         };
-        let mut dictionary = Dictionary::default();
-        let mut cells = Vec::with_capacity(docs.len());
-        let mut spans = Vec::with_capacity(docs.len());
+        let mut building: Vec<ElementCells<'_>> = fields
+            .iter()
+            .map(|f| ElementCells::new(*f, docs.len()))
+            .collect();
         for d in docs {
-            let start = cells.len();
+            for b in building.iter_mut() {
+                b.start = b.cells.len();
+            }
             if let Some(Bson::Array(items)) = array_part.field_in(d) {
                 for e in items {
-                    let cell = match (field_part, e) {
-                        (None, e) => dictionary.cell(Some(e)),
-                        (Some(part), Bson::Document(ed)) => dictionary.cell(part.field_in(ed)),
-                        (Some(_), Bson::Array(_)) => Cell::Other,
-                        (Some(_), _) => continue,
-                    };
-                    cells.push(cell);
+                    for b in building.iter_mut() {
+                        b.push(e);
+                    }
                 }
             }
-            if cells.len() > max_values {
-                return None;
+            let mut total = 0usize;
+            for b in building.iter_mut() {
+                b.end_document(max_each);
+                total = total.saturating_add(b.cells.len());
             }
-            spans.push(Some((
-                u32::try_from(start).ok()?,
-                u32::try_from(cells.len() - start).ok()?,
-            )));
+            while total > max_total {
+                let Some(last) = building.iter_mut().rev().find(|b| b.kept) else {
+                    break;
+                };
+                total -= last.cells.len();
+                last.drop_cells();
+            }
         }
-        Some(Column {
-            source: Source::Elements {
-                array: array.to_string(),
-                field: field.map(str::to_string),
-            },
-            in_array: vec![true; cells.len()],
-            cells,
-            spans,
-            dictionary: dictionary.values,
-        })
+        building.into_iter().map(|b| b.finish(array)).collect()
     }
 
     /// How many documents the column covers.
@@ -226,6 +236,92 @@ impl Column {
 
     pub fn dictionary(&self) -> &[Bson] {
         &self.dictionary
+    }
+}
+
+/// One element column while [`Column::build_elements_many`] builds it.
+struct ElementCells<'d> {
+    /// The field each document element gives its cell (`None`: the
+    /// element itself; also `None` when the field names no part, and
+    /// then nothing is kept).
+    field: Option<Part>,
+    /// The field as asked, which names the column.
+    name: Option<String>,
+    kept: bool,
+    cells: Vec<Cell>,
+    spans: Vec<Option<(u32, u32)>>,
+    dictionary: Dictionary<'d>,
+    /// Where the current document's cells start.
+    start: usize,
+}
+
+impl<'d> ElementCells<'d> {
+    fn new(field: Option<&str>, docs: usize) -> ElementCells<'d> {
+        let part = field.map(|f| FieldPath::new(f).parts().first().cloned());
+        ElementCells {
+            kept: !matches!(part, Some(None)),
+            field: part.flatten(),
+            name: field.map(str::to_string),
+            cells: Vec::with_capacity(docs),
+            spans: Vec::with_capacity(docs),
+            dictionary: Dictionary::default(),
+            start: 0,
+        }
+    }
+
+    /// The cell `$elemMatch` tests for element `e`, if it tests one.
+    #[inline]
+    fn push(&mut self, e: &'d Bson) {
+        if !self.kept {
+            return;
+        }
+        let cell = match (&self.field, e) {
+            (None, e) => self.dictionary.cell(Some(e)),
+            (Some(part), Bson::Document(ed)) => self.dictionary.cell(part.field_in(ed)),
+            (Some(_), Bson::Array(_)) => Cell::Other,
+            (Some(_), _) => return,
+        };
+        self.cells.push(cell);
+    }
+
+    /// The current document's span; past `max_each` cells, nothing is kept.
+    fn end_document(&mut self, max_each: usize) {
+        if !self.kept {
+            return;
+        }
+        let span = (
+            u32::try_from(self.start),
+            u32::try_from(self.cells.len() - self.start),
+        );
+        match span {
+            (Ok(start), Ok(len)) if self.cells.len() <= max_each => {
+                self.spans.push(Some((start, len)));
+            }
+            _ => self.drop_cells(),
+        }
+    }
+
+    fn drop_cells(&mut self) {
+        self.kept = false;
+        self.cells = Vec::new();
+        self.spans = Vec::new();
+        self.dictionary = Dictionary::default();
+    }
+
+    fn finish(self, array: &str) -> Option<Column> {
+        if !self.kept {
+            return None;
+        }
+        Some(Column {
+            source: Source::Elements {
+                array: array.to_string(),
+                field: self.name,
+            },
+            in_array: vec![true; self.cells.len()],
+            cells: self.cells,
+            spans: self.spans,
+            dictionary: self.dictionary.values,
+        })
     }
 }
 
@@ -418,5 +514,122 @@ mod tests {
             Column::build_elements("r", None, &docs, 3).is_none(),
             "too large"
         );
+    }
+
+    /// Documents with what `$elemMatch` meets: document elements, scalars,
+    /// nested arrays, missing fields, empty arrays, a `r` that is not an
+    /// array or is missing, a key written twice.
+    fn elements_docs() -> Vec<Document> {
+        let mut twice = Document::new();
+        twice.insert("x", 1);
+        twice.insert("y", "a");
+        twice.insert("x", "b");
+        vec![
+            doc! {"r": [{"x": 1, "y": "a"}, 7, {"y": "b"}, [{"x": 2}], {"x": [3]}]},
+            doc! {"r": {"x": 1}},
+            doc! {"s": 1},
+            doc! {"r": []},
+            doc! {"r": [1.5, {"x": 1}, null, "a", [], {"y": {"z": 1}}]},
+            doc! {"r": [Bson::Document(twice), {"y": "b", "x": 2_i64}]},
+            doc! {"r": "abc"},
+            doc! {"r": [{"x": "b"}, {"x": "a"}, {}, {"x": null}]},
+        ]
+    }
+
+    fn rows_of(c: &Column) -> Vec<Option<Vec<Cell>>> {
+        (0..c.rows())
+            .map(|i| c.values(i).map(|(v, _)| v.to_vec()))
+            .collect()
+    }
+
+    /// Each column of a many-field build is the one-field build's.
+    #[test]
+    fn one_pass_builds_what_one_field_builds() {
+        let docs = elements_docs();
+        let fields = [Some("x"), None, Some("y"), Some("x"), Some("z"), Some("")];
+        let many = Column::build_elements_many("r", &fields, &docs, usize::MAX, usize::MAX);
+        assert_eq!(many.len(), fields.len());
+        for (field, built) in fields.iter().zip(&many) {
+            let one = Column::build_elements("r", *field, &docs, usize::MAX);
+            let (Some(m), Some(o)) = (built, &one) else {
+                assert!(built.is_none() && one.is_none(), "{field:?}");
+                continue;
+            };
+            assert_eq!(m.source(), o.source(), "{field:?}");
+            assert_eq!(m.rows(), docs.len(), "{field:?}");
+            assert_eq!(rows_of(m), rows_of(o), "{field:?}");
+            assert_eq!(m.cells(), o.cells(), "{field:?}");
+            assert_eq!(m.dictionary(), o.dictionary(), "{field:?}");
+            let spans = |c: &Column| (0..c.rows()).map(|i| c.elements(i)).collect::<Vec<_>>();
+            assert_eq!(spans(m), spans(o), "{field:?}");
+            assert!(m
+                .values(0)
+                .is_some_and(|(_, inside)| inside.iter().all(|&b| b)));
+        }
+        let x = many
+            .first()
+            .and_then(Option::as_ref)
+            .unwrap_or_else(|| panic!("x"));
+        assert_eq!(
+            rows_of(x),
+            [
+                Some(vec![
+                    Cell::Int32(1),
+                    Cell::Missing,
+                    Cell::Other,
+                    Cell::Other
+                ]),
+                Some(vec![]),
+                Some(vec![]),
+                Some(vec![]),
+                Some(vec![Cell::Int32(1), Cell::Other, Cell::Missing]),
+                Some(vec![Cell::Dict(0), Cell::Int64(2)]),
+                Some(vec![]),
+                Some(vec![
+                    Cell::Dict(0),
+                    Cell::Dict(1),
+                    Cell::Missing,
+                    Cell::Null
+                ]),
+            ]
+            .to_vec()
+        );
+        let all = many
+            .get(1)
+            .and_then(Option::as_ref)
+            .unwrap_or_else(|| panic!("all"));
+        assert_eq!(all.elements(4), Some((5, 6)), "every element, scalars too");
+    }
+
+    /// Past `max_each` a column is dropped; past `max_total` the last
+    /// asked go first, and the kept ones never hold more.
+    #[test]
+    fn one_pass_keeps_the_first_columns_that_fit() {
+        let docs = elements_docs();
+        let one = |f| Column::build_elements("r", Some(f), &docs, usize::MAX);
+        let x_cells = one("x").map_or(0, |c| c.cells().len());
+        assert_eq!(x_cells, 13);
+        let kept = |max_each, max_total| {
+            Column::build_elements_many(
+                "r",
+                &[Some("x"), Some("y"), None],
+                &docs,
+                max_each,
+                max_total,
+            )
+            .iter()
+            .map(Option::is_some)
+            .collect::<Vec<_>>()
+        };
+        // The value form has 17 cells, each field 13.
+        assert_eq!(kept(usize::MAX, 43), [true, true, true]);
+        assert_eq!(kept(usize::MAX, 42), [true, true, false]);
+        assert_eq!(kept(usize::MAX, 25), [true, false, false], "room for one");
+        assert_eq!(kept(usize::MAX, 12), [false, false, false]);
+        assert_eq!(kept(16, usize::MAX), [true, true, false]);
+        assert_eq!(kept(12, usize::MAX), [false, false, false]);
+        let built = Column::build_elements_many("r", &[Some("x"), Some("y")], &docs, 13, 26);
+        let total: usize = built.iter().flatten().map(|c| c.cells().len()).sum();
+        assert_eq!(total, 26);
     }
 }
