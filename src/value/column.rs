@@ -5,14 +5,9 @@
 //! a test can be decided on without the document are held; arrays,
 //! documents and the rarer types are [`Cell::Other`], which sends the scan
 //! back to the document.
-use super::path::{FieldPath, LeafArrays, Part};
-use bson::oid::ObjectId;
+use super::column_dictionary::{same_text, Dictionary};
+use super::path::{FieldPath, LeafArrays};
 use bson::{Bson, Document};
-use std::collections::HashMap;
-
-/// Distinct strings and ObjectIds a column holds at most; values past that
-/// are left [`Cell::Other`] (a column of unique names would copy them all).
-const MAX_DICTIONARY: usize = 1 << 16;
 
 /// One document's value of the field.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -165,16 +160,11 @@ impl Column {
             .map(|f| ElementCells::new(*f, docs.len()))
             .collect();
         for d in docs {
-            for b in building.iter_mut() {
-                b.start = b.cells.len();
-            }
-            if let Some(Bson::Array(items)) = array_part.field_in(d) {
-                for e in items {
-                    for b in building.iter_mut() {
-                        b.push(e);
-                    }
-                }
-            }
+            let items = match array_part.field_in(d) {
+                Some(Bson::Array(items)) => items.as_slice(),
+                _ => &[],
+            };
+            ElementCells::document(&mut building, items);
             let mut total = 0usize;
             for b in building.iter_mut() {
                 b.end_document(max_each);
@@ -239,49 +229,96 @@ impl Column {
     }
 }
 
+/// The field `name` of `d`: first at `at`, where it was found last, else
+/// by a search (which moves `at`). A document's keys are distinct, so the
+/// first key equal to `name` is its field.
+#[inline(always)]
+fn field_of<'a>(d: &'a Document, name: &str, at: &mut usize) -> Option<&'a Bson> {
+    let entries = super::entries::of(d);
+    if let Some((k, v)) = entries.get_index(*at) {
+        if same_text(k.as_bytes(), name.as_bytes()) {
+            return Some(v);
+        }
+    }
+    let i = entries
+        .keys()
+        .position(|k| same_text(k.as_bytes(), name.as_bytes()))?;
+    *at = i;
+    entries.get_index(i).map(|(_, v)| v)
+}
+
 /// One element column while [`Column::build_elements_many`] builds it.
 struct ElementCells<'d> {
     /// The field each document element gives its cell (`None`: the
-    /// element itself; also `None` when the field names no part, and
-    /// then nothing is kept).
-    field: Option<Part>,
+    /// element itself), and where it was found last (elements usually
+    /// share a field order).
+    field: Option<(String, usize)>,
     /// The field as asked, which names the column.
     name: Option<String>,
+    /// `false` once dropped (or when the field names no part).
     kept: bool,
     cells: Vec<Cell>,
     spans: Vec<Option<(u32, u32)>>,
     dictionary: Dictionary<'d>,
-    /// Where the current document's cells start.
+    /// Where the current document's cells start, and how many it has.
     start: usize,
+    len: usize,
 }
 
 impl<'d> ElementCells<'d> {
     fn new(field: Option<&str>, docs: usize) -> ElementCells<'d> {
-        let part = field.map(|f| FieldPath::new(f).parts().first().cloned());
+        let part = field.map(|f| FieldPath::new(f).parts().first().map(|p| p.name.clone()));
         ElementCells {
             kept: !matches!(part, Some(None)),
-            field: part.flatten(),
+            field: part.flatten().map(|name| (name, 0)),
             name: field.map(str::to_string),
             cells: Vec::with_capacity(docs),
             spans: Vec::with_capacity(docs),
             dictionary: Dictionary::default(),
             start: 0,
+            len: 0,
+        }
+    }
+
+    /// The cells of one document's elements, each element read once for
+    /// every column. The cells are written in place (room for one per
+    /// element, the rest cut off after): the page's size-optimised wasm
+    /// calls `Vec::push` rather than inlining it.
+    fn document(building: &mut [ElementCells<'d>], items: &'d [Bson]) {
+        for b in building.iter_mut() {
+            b.start = b.cells.len();
+            if b.kept {
+                b.cells.resize(b.start + items.len(), Cell::Missing);
+            }
+        }
+        for e in items {
+            for b in building.iter_mut() {
+                b.put(e);
+            }
+        }
+        for b in building.iter_mut() {
+            let end = b.start + b.len;
+            b.cells.truncate(end);
+            b.len = 0;
         }
     }
 
     /// The cell `$elemMatch` tests for element `e`, if it tests one.
     #[inline]
-    fn push(&mut self, e: &'d Bson) {
+    fn put(&mut self, e: &'d Bson) {
         if !self.kept {
             return;
         }
-        let cell = match (&self.field, e) {
+        let cell = match (&mut self.field, e) {
             (None, e) => self.dictionary.cell(Some(e)),
-            (Some(part), Bson::Document(ed)) => self.dictionary.cell(part.field_in(ed)),
+            (Some((name, at)), Bson::Document(ed)) => self.dictionary.cell(field_of(ed, name, at)),
             (Some(_), Bson::Array(_)) => Cell::Other,
             (Some(_), _) => return,
         };
-        self.cells.push(cell);
+        if let Some(slot) = self.cells.get_mut(self.start + self.len) {
+            *slot = cell;
+            self.len += 1;
+        }
     }
 
     /// The current document's span; past `max_each` cells, nothing is kept.
@@ -325,311 +362,6 @@ impl<'d> ElementCells<'d> {
     }
 }
 
-/// A column's distinct strings and ObjectIds while it is built. Every
-/// value of the column is looked up: the strings met last are compared
-/// before any is hashed (a field of few values, `type: "buy"`, then hashes
-/// almost nothing), and the maps hash with ahash (the values are the user's
-/// own data, so there is no one to mount a collision attack).
-#[derive(Default)]
-struct Dictionary<'d> {
-    strings: HashMap<&'d str, u32, ahash::RandomState>,
-    oids: HashMap<ObjectId, u32, ahash::RandomState>,
-    /// Strings met last, by [`recent_slot`], with their entries.
-    recent: [Option<(&'d str, u32)>; RECENT],
-    values: Vec<Bson>,
-}
-
-const RECENT: usize = 8;
-
-/// Where a string met last is remembered: by its length and first byte.
-fn recent_slot(s: &str) -> usize {
-    (s.len() ^ usize::from(s.as_bytes().first().copied().unwrap_or(0))) % RECENT
-}
-
-impl<'d> Dictionary<'d> {
-    /// The cell of a value (`None`: missing).
-    fn cell(&mut self, v: Option<&'d Bson>) -> Cell {
-        match v {
-            None => Cell::Missing,
-            Some(Bson::Null) => Cell::Null,
-            Some(Bson::Boolean(b)) => Cell::Bool(*b),
-            Some(Bson::Int32(i)) => Cell::Int32(*i),
-            Some(Bson::Int64(i)) => Cell::Int64(*i),
-            Some(Bson::Double(f)) => Cell::Double(*f),
-            Some(Bson::DateTime(t)) => Cell::Date(t.timestamp_millis()),
-            Some(v) => self.intern(v),
-        }
-    }
-
-    /// The cell of a value that is none of the inline kinds.
-    fn intern(&mut self, v: &'d Bson) -> Cell {
-        if let Bson::String(s) = v {
-            if let Some(Some((seen, i))) = self.recent.get(recent_slot(s)) {
-                if *seen == s.as_str() {
-                    return Cell::Dict(*i);
-                }
-            }
-        }
-        let known = match v {
-            Bson::String(s) => self.strings.get(s.as_str()),
-            Bson::ObjectId(o) => self.oids.get(o),
-            _ => return Cell::Other,
-        };
-        if let Some(&i) = known {
-            self.remember(v, i);
-            return Cell::Dict(i);
-        }
-        let next = self.values.len();
-        let Ok(i) = u32::try_from(next) else {
-            return Cell::Other;
-        };
-        if next >= MAX_DICTIONARY {
-            return Cell::Other;
-        }
-        match v {
-            Bson::String(s) => self.strings.insert(s.as_str(), i),
-            Bson::ObjectId(o) => self.oids.insert(*o, i),
-            _ => return Cell::Other,
-        };
-        self.values.push(v.clone());
-        self.remember(v, i);
-        Cell::Dict(i)
-    }
-
-    fn remember(&mut self, v: &'d Bson, i: u32) {
-        if let Bson::String(s) = v {
-            if let Some(slot) = self.recent.get_mut(recent_slot(s)) {
-                *slot = Some((s.as_str(), i));
-            }
-        }
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use bson::doc;
-
-    #[test]
-    fn cells_hold_what_a_test_can_use() {
-        let oid = ObjectId::from_bytes([7; 12]);
-        let docs = vec![
-            doc! {"a": 1},
-            doc! {"a": 2_i64},
-            doc! {"a": 1.5},
-            doc! {"a": "x"},
-            doc! {"a": "x"},
-            doc! {"a": oid},
-            doc! {"a": null},
-            doc! {"b": 1},
-            doc! {"a": [1]},
-            doc! {"a": {"b": 1}},
-            doc! {"a": true},
-            doc! {"a": bson::DateTime::from_millis(-5)},
-        ];
-        let c = Column::build("a", &docs);
-        assert_eq!(
-            c.cells(),
-            &[
-                Cell::Int32(1),
-                Cell::Int64(2),
-                Cell::Double(1.5),
-                Cell::Dict(0),
-                Cell::Dict(0),
-                Cell::Dict(1),
-                Cell::Null,
-                Cell::Missing,
-                Cell::Other,
-                Cell::Other,
-                Cell::Bool(true),
-                Cell::Date(-5),
-            ]
-        );
-        assert_eq!(
-            c.dictionary(),
-            &[Bson::String("x".into()), Bson::ObjectId(oid)]
-        );
-    }
-
-    /// Strings remembered in one slot (same length and first byte) still
-    /// get their own entries.
-    #[test]
-    fn strings_met_last_keep_their_entries() {
-        let docs: Vec<Document> = ["ab", "ac", "ab", "ac", "ad", "ab", "b", "ad"]
-            .iter()
-            .map(|s| doc! {"a": *s})
-            .collect();
-        let c = Column::build("a", &docs);
-        let entries: Vec<u32> = c
-            .cells()
-            .iter()
-            .map(|cell| match cell {
-                Cell::Dict(i) => *i,
-                other => panic!("{other:?}"),
-            })
-            .collect();
-        assert_eq!(entries, [0, 1, 0, 1, 2, 0, 3, 2]);
-        assert_eq!(c.dictionary().len(), 4);
-    }
-
-    #[test]
-    fn element_cells_are_what_elem_match_tests() {
-        let docs = vec![
-            doc! {"r": [{"x": 1, "y": "a"}, 7, {"y": "b"}, [{"x": 2}], {"x": [3]}]},
-            doc! {"r": {"x": 1}},
-            doc! {"s": 1},
-            doc! {"r": []},
-            doc! {"r": [1.5, {"x": 1}, null]},
-        ];
-        let x = Column::build_elements("r", Some("x"), &docs, usize::MAX)
-            .unwrap_or_else(|| panic!("built"));
-        let x_cells = |i| x.values(i).map(|(c, _)| c.to_vec());
-        assert_eq!(
-            x_cells(0),
-            Some(vec![
-                Cell::Int32(1),
-                Cell::Missing,
-                Cell::Other,
-                Cell::Other
-            ])
-        );
-        assert_eq!(x_cells(1), Some(vec![]), "not an array");
-        assert_eq!(x_cells(2), Some(vec![]), "missing");
-        assert_eq!(x_cells(3), Some(vec![]));
-        assert_eq!(x_cells(4), Some(vec![Cell::Int32(1)]));
-        let y = Column::build_elements("r", Some("y"), &docs, usize::MAX)
-            .unwrap_or_else(|| panic!("built"));
-        assert_eq!(
-            y.values(0).map(|(c, _)| c.len()),
-            x.values(0).map(|(c, _)| c.len()),
-            "one cell per element tested, whatever the field"
-        );
-        let all =
-            Column::build_elements("r", None, &docs, usize::MAX).unwrap_or_else(|| panic!("built"));
-        assert_eq!(
-            all.values(4).map(|(c, _)| c.to_vec()),
-            Some(vec![Cell::Double(1.5), Cell::Other, Cell::Null])
-        );
-        assert!(
-            Column::build_elements("r", None, &docs, 3).is_none(),
-            "too large"
-        );
-    }
-
-    /// Documents with what `$elemMatch` meets: document elements, scalars,
-    /// nested arrays, missing fields, empty arrays, a `r` that is not an
-    /// array or is missing, a key written twice.
-    fn elements_docs() -> Vec<Document> {
-        let mut twice = Document::new();
-        twice.insert("x", 1);
-        twice.insert("y", "a");
-        twice.insert("x", "b");
-        vec![
-            doc! {"r": [{"x": 1, "y": "a"}, 7, {"y": "b"}, [{"x": 2}], {"x": [3]}]},
-            doc! {"r": {"x": 1}},
-            doc! {"s": 1},
-            doc! {"r": []},
-            doc! {"r": [1.5, {"x": 1}, null, "a", [], {"y": {"z": 1}}]},
-            doc! {"r": [Bson::Document(twice), {"y": "b", "x": 2_i64}]},
-            doc! {"r": "abc"},
-            doc! {"r": [{"x": "b"}, {"x": "a"}, {}, {"x": null}]},
-        ]
-    }
-
-    fn rows_of(c: &Column) -> Vec<Option<Vec<Cell>>> {
-        (0..c.rows())
-            .map(|i| c.values(i).map(|(v, _)| v.to_vec()))
-            .collect()
-    }
-
-    /// Each column of a many-field build is the one-field build's.
-    #[test]
-    fn one_pass_builds_what_one_field_builds() {
-        let docs = elements_docs();
-        let fields = [Some("x"), None, Some("y"), Some("x"), Some("z"), Some("")];
-        let many = Column::build_elements_many("r", &fields, &docs, usize::MAX, usize::MAX);
-        assert_eq!(many.len(), fields.len());
-        for (field, built) in fields.iter().zip(&many) {
-            let one = Column::build_elements("r", *field, &docs, usize::MAX);
-            let (Some(m), Some(o)) = (built, &one) else {
-                assert!(built.is_none() && one.is_none(), "{field:?}");
-                continue;
-            };
-            assert_eq!(m.source(), o.source(), "{field:?}");
-            assert_eq!(m.rows(), docs.len(), "{field:?}");
-            assert_eq!(rows_of(m), rows_of(o), "{field:?}");
-            assert_eq!(m.cells(), o.cells(), "{field:?}");
-            assert_eq!(m.dictionary(), o.dictionary(), "{field:?}");
-            let spans = |c: &Column| (0..c.rows()).map(|i| c.elements(i)).collect::<Vec<_>>();
-            assert_eq!(spans(m), spans(o), "{field:?}");
-            assert!(m
-                .values(0)
-                .is_some_and(|(_, inside)| inside.iter().all(|&b| b)));
-        }
-        let x = many
-            .first()
-            .and_then(Option::as_ref)
-            .unwrap_or_else(|| panic!("x"));
-        assert_eq!(
-            rows_of(x),
-            [
-                Some(vec![
-                    Cell::Int32(1),
-                    Cell::Missing,
-                    Cell::Other,
-                    Cell::Other
-                ]),
-                Some(vec![]),
-                Some(vec![]),
-                Some(vec![]),
-                Some(vec![Cell::Int32(1), Cell::Other, Cell::Missing]),
-                Some(vec![Cell::Dict(0), Cell::Int64(2)]),
-                Some(vec![]),
-                Some(vec![
-                    Cell::Dict(0),
-                    Cell::Dict(1),
-                    Cell::Missing,
-                    Cell::Null
-                ]),
-            ]
-            .to_vec()
-        );
-        let all = many
-            .get(1)
-            .and_then(Option::as_ref)
-            .unwrap_or_else(|| panic!("all"));
-        assert_eq!(all.elements(4), Some((5, 6)), "every element, scalars too");
-    }
-
-    /// Past `max_each` a column is dropped; past `max_total` the last
-    /// asked go first, and the kept ones never hold more.
-    #[test]
-    fn one_pass_keeps_the_first_columns_that_fit() {
-        let docs = elements_docs();
-        let one = |f| Column::build_elements("r", Some(f), &docs, usize::MAX);
-        let x_cells = one("x").map_or(0, |c| c.cells().len());
-        assert_eq!(x_cells, 13);
-        let kept = |max_each, max_total| {
-            Column::build_elements_many(
-                "r",
-                &[Some("x"), Some("y"), None],
-                &docs,
-                max_each,
-                max_total,
-            )
-            .iter()
-            .map(Option::is_some)
-            .collect::<Vec<_>>()
-        };
-        // The value form has 17 cells, each field 13.
-        assert_eq!(kept(usize::MAX, 43), [true, true, true]);
-        assert_eq!(kept(usize::MAX, 42), [true, true, false]);
-        assert_eq!(kept(usize::MAX, 25), [true, false, false], "room for one");
-        assert_eq!(kept(usize::MAX, 12), [false, false, false]);
-        assert_eq!(kept(16, usize::MAX), [true, true, false]);
-        assert_eq!(kept(12, usize::MAX), [false, false, false]);
-        let built = Column::build_elements_many("r", &[Some("x"), Some("y")], &docs, 13, 26);
-        let total: usize = built.iter().flatten().map(|c| c.cells().len()).sum();
-        assert_eq!(total, 26);
-    }
-}
+#[path = "column_tests.rs"]
+mod tests;
