@@ -230,8 +230,9 @@ impl Column {
 }
 
 /// The field `name` of `d`: first at `at`, where it was found last, else
-/// by a search (which moves `at`). A document's keys are distinct, so the
-/// first key equal to `name` is its field.
+/// by a search (which moves `at`): the keys in order (a document's keys are
+/// distinct, so the first equal to `name` is its field), or the document's
+/// hash table when it is wide.
 #[inline(always)]
 fn field_of<'a>(d: &'a Document, name: &str, at: &mut usize) -> Option<&'a Bson> {
     let entries = super::entries::of(d);
@@ -240,9 +241,13 @@ fn field_of<'a>(d: &'a Document, name: &str, at: &mut usize) -> Option<&'a Bson>
             return Some(v);
         }
     }
-    let i = entries
-        .keys()
-        .position(|k| same_text(k.as_bytes(), name.as_bytes()))?;
+    let i = if entries.len() > super::prefetch::TRACKED {
+        super::entries::index_of(d, name)?
+    } else {
+        entries
+            .keys()
+            .position(|k| same_text(k.as_bytes(), name.as_bytes()))?
+    };
     *at = i;
     entries.get_index(i).map(|(_, v)| v)
 }

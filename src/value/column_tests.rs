@@ -225,3 +225,39 @@ fn one_pass_keeps_the_first_columns_that_fit() {
     let total: usize = built.iter().flatten().map(|c| c.cells().len()).sum();
     assert_eq!(total, 26);
 }
+
+/// Elements wider than those searched in order: the field is found
+/// through the element's hash table, wherever it is.
+#[test]
+fn wide_elements_give_their_fields() {
+    let wide = |at: i32| -> Bson {
+        let mut d = Document::new();
+        for i in 0..40 {
+            if i == at {
+                d.insert("x", format!("w{at}"));
+            }
+            d.insert(format!("f{i}"), i);
+        }
+        Bson::Document(d)
+    };
+    let docs = vec![
+        doc! {"r": [wide(39), wide(3), {"x": 1}, wide(-1)]},
+        doc! {"r": [wide(3), wide(20)]},
+    ];
+    let x = Column::build_elements("r", Some("x"), &docs, usize::MAX)
+        .unwrap_or_else(|| panic!("built"));
+    assert_eq!(
+        rows_of(&x),
+        [
+            Some(vec![
+                Cell::Dict(0),
+                Cell::Dict(1),
+                Cell::Int32(1),
+                Cell::Missing
+            ]),
+            Some(vec![Cell::Dict(1), Cell::Dict(2)]),
+        ]
+        .to_vec()
+    );
+    assert_eq!(x.dictionary().get(2), Some(&Bson::String("w20".into())));
+}
