@@ -168,13 +168,13 @@ impl Column {
             let mut total = 0usize;
             for b in building.iter_mut() {
                 b.end_document(max_each);
-                total = total.saturating_add(b.cells.len());
+                total = total.saturating_add(b.used);
             }
             while total > max_total {
                 let Some(last) = building.iter_mut().rev().find(|b| b.kept) else {
                     break;
                 };
-                total -= last.cells.len();
+                total -= last.used;
                 last.drop_cells();
             }
         }
@@ -252,6 +252,9 @@ fn field_of<'a>(d: &'a Document, name: &str, at: &mut usize) -> Option<&'a Bson>
     entries.get_index(i).map(|(_, v)| v)
 }
 
+/// Cells an element column makes room for past a document's own.
+const ROOM_AHEAD: usize = 1024;
+
 /// One element column while [`Column::build_elements_many`] builds it.
 struct ElementCells<'d> {
     /// The field each document element gives its cell (`None`: the
@@ -265,9 +268,10 @@ struct ElementCells<'d> {
     cells: Vec<Cell>,
     spans: Vec<Option<(u32, u32)>>,
     dictionary: Dictionary<'d>,
-    /// Where the current document's cells start, and how many it has.
+    /// The cells written: `cells` past them is room (see `document`).
+    used: usize,
+    /// Where the current document's cells start.
     start: usize,
-    len: usize,
 }
 
 impl<'d> ElementCells<'d> {
@@ -280,31 +284,27 @@ impl<'d> ElementCells<'d> {
             cells: Vec::with_capacity(docs),
             spans: Vec::with_capacity(docs),
             dictionary: Dictionary::default(),
+            used: 0,
             start: 0,
-            len: 0,
         }
     }
 
     /// The cells of one document's elements, each element read once for
-    /// every column. The cells are written in place (room for one per
-    /// element, the rest cut off after): the page's size-optimised wasm
-    /// calls `Vec::push` rather than inlining it.
+    /// every column. The cells are written in place, into room made
+    /// ahead (a cell per element, and more): the page's size-optimised wasm
+    /// calls `Vec::push` and `Vec::resize` rather than inlining them.
     fn document(building: &mut [ElementCells<'d>], items: &'d [Bson]) {
         for b in building.iter_mut() {
-            b.start = b.cells.len();
-            if b.kept {
-                b.cells.resize(b.start + items.len(), Cell::Missing);
+            b.start = b.used;
+            let needed = b.used + items.len();
+            if b.kept && b.cells.len() < needed {
+                b.cells.resize(needed + ROOM_AHEAD, Cell::Missing);
             }
         }
         for e in items {
             for b in building.iter_mut() {
                 b.put(e);
             }
-        }
-        for b in building.iter_mut() {
-            let end = b.start + b.len;
-            b.cells.truncate(end);
-            b.len = 0;
         }
     }
 
@@ -320,9 +320,9 @@ impl<'d> ElementCells<'d> {
             (Some(_), Bson::Array(_)) => Cell::Other,
             (Some(_), _) => return,
         };
-        if let Some(slot) = self.cells.get_mut(self.start + self.len) {
+        if let Some(slot) = self.cells.get_mut(self.used) {
             *slot = cell;
-            self.len += 1;
+            self.used += 1;
         }
     }
 
@@ -333,10 +333,10 @@ impl<'d> ElementCells<'d> {
         }
         let span = (
             u32::try_from(self.start),
-            u32::try_from(self.cells.len() - self.start),
+            u32::try_from(self.used - self.start),
         );
         match span {
-            (Ok(start), Ok(len)) if self.cells.len() <= max_each => {
+            (Ok(start), Ok(len)) if self.used <= max_each => {
                 self.spans.push(Some((start, len)));
             }
             _ => self.drop_cells(),
@@ -345,21 +345,23 @@ impl<'d> ElementCells<'d> {
 
     fn drop_cells(&mut self) {
         self.kept = false;
+        self.used = 0;
         self.cells = Vec::new();
         self.spans = Vec::new();
         self.dictionary = Dictionary::default();
     }
 
-    fn finish(self, array: &str) -> Option<Column> {
+    fn finish(mut self, array: &str) -> Option<Column> {
         if !self.kept {
             return None;
         }
+        self.cells.truncate(self.used);
         Some(Column {
             source: Source::Elements {
                 array: array.to_string(),
                 field: self.name,
             },
-            in_array: vec![true; self.cells.len()],
+            in_array: vec![true; self.used],
             cells: self.cells,
             spans: self.spans,
             dictionary: self.dictionary.values,
