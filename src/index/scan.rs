@@ -123,7 +123,8 @@ enum Cursor<'c> {
 }
 
 /// The check of `filter` over `c`'s scan columns (`storage::columns`);
-/// `whole`: the scan reads every document, so missing columns are built;
+/// `whole`: the scan reads every document, so missing columns are built
+/// (first, those of one array together);
 /// `positions`: the caller needs a match's array position.
 pub fn column_check<'f>(
     filter: &'f Filter,
@@ -132,6 +133,8 @@ pub fn column_check<'f>(
     positions: bool,
 ) -> Option<ColumnCheck<'f>> {
     let c = c?;
+    c.columns()
+        .prepare(c.docs(), whole, || ColumnCheck::sources(filter, positions));
     ColumnCheck::new(filter, positions, &mut |source| {
         c.columns().for_scan(source, c.docs(), whole)
     })

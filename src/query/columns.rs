@@ -111,6 +111,17 @@ impl<'f> ColumnCheck<'f> {
         }
     }
 
+    /// The columns [`ColumnCheck::new`] asks for, in its order: a caller
+    /// builds the missing ones first, those of one array in one pass.
+    pub fn sources(filter: &Filter, positions: bool) -> Vec<Source> {
+        let mut wanted: Vec<Source> = Vec::new();
+        compile(&filter.root, positions, &mut |source| {
+            wanted.push(source.clone());
+            None
+        });
+        wanted
+    }
+
     /// The filter's answer for the document at `at` (natural order), when
     /// the columns give it; `Some(true)` records no array position. A scan
     /// going forward gets its decisions a chunk at a time; any other order

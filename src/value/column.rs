@@ -5,14 +5,9 @@
 //! a test can be decided on without the document are held; arrays,
 //! documents and the rarer types are [`Cell::Other`], which sends the scan
 //! back to the document.
+use super::column_dictionary::{same_text, Dictionary};
 use super::path::{FieldPath, LeafArrays};
-use bson::oid::ObjectId;
 use bson::{Bson, Document};
-use std::collections::HashMap;
-
-/// Distinct strings and ObjectIds a column holds at most; values past that
-/// are left [`Cell::Other`] (a column of unique names would copy them all).
-const MAX_DICTIONARY: usize = 1 << 16;
 
 /// One document's value of the field.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -138,47 +133,52 @@ impl Column {
         docs: &[Document],
         max_values: usize,
     ) -> Option<Column> {
+        Column::build_elements_many(array, &[field], docs, max_values, max_values)
+            .pop()
+            .flatten()
+    }
+
+    /// The element columns of the top-level `array` for each of `fields`
+    /// (as [`Column::build_elements`] builds one), from one walk of the
+    /// documents' arrays: each element is read once for all the columns.
+    /// A column is `None` past `max_each` cells; while the columns together
+    /// hold more than `max_total`, the last one asked is dropped (`None`), so
+    /// the columns never hold more and the first asked are kept.
+    pub fn build_elements_many(
+        array: &str,
+        fields: &[Option<&str>],
+        docs: &[Document],
+        max_each: usize,
+        max_total: usize,
+    ) -> Vec<Option<Column>> {
         let array_path = FieldPath::new(array);
-        let array_part = array_path.parts().first()?;
-        let field_path = field.map(FieldPath::new);
-        let field_part = match &field_path {
-            Some(fp) => Some(fp.parts().first()?),
-            None => None,
+        let Some(array_part) = array_path.parts().first() else {
+            return fields.iter().map(|_| None).collect();
         };
-        let mut dictionary = Dictionary::default();
-        let mut cells = Vec::with_capacity(docs.len());
-        let mut spans = Vec::with_capacity(docs.len());
+        let mut building: Vec<ElementCells<'_>> = fields
+            .iter()
+            .map(|f| ElementCells::new(*f, docs.len()))
+            .collect();
         for d in docs {
-            let start = cells.len();
-            if let Some(Bson::Array(items)) = array_part.field_in(d) {
-                for e in items {
-                    let cell = match (field_part, e) {
-                        (None, e) => dictionary.cell(Some(e)),
-                        (Some(part), Bson::Document(ed)) => dictionary.cell(part.field_in(ed)),
-                        (Some(_), Bson::Array(_)) => Cell::Other,
-                        (Some(_), _) => continue,
-                    };
-                    cells.push(cell);
-                }
+            let items = match array_part.field_in(d) {
+                Some(Bson::Array(items)) => items.as_slice(),
+                _ => &[],
+            };
+            ElementCells::document(&mut building, items);
+            let mut total = 0usize;
+            for b in building.iter_mut() {
+                b.end_document(max_each);
+                total = total.saturating_add(b.used);
             }
-            if cells.len() > max_values {
-                return None;
+            while total > max_total {
+                let Some(last) = building.iter_mut().rev().find(|b| b.kept) else {
+                    break;
+                };
+                total -= last.used;
+                last.drop_cells();
             }
-            spans.push(Some((
-                u32::try_from(start).ok()?,
-                u32::try_from(cells.len() - start).ok()?,
-            )));
         }
-        Some(Column {
-            source: Source::Elements {
-                array: array.to_string(),
-                field: field.map(str::to_string),
-            },
-            in_array: vec![true; cells.len()],
-            cells,
-            spans,
-            dictionary: dictionary.values,
-        })
+        building.into_iter().map(|b| b.finish(array)).collect()
     }
 
     /// How many documents the column covers.
@@ -229,194 +229,146 @@ impl Column {
     }
 }
 
-/// A column's distinct strings and ObjectIds while it is built. Every
-/// value of the column is looked up: the strings met last are compared
-/// before any is hashed (a field of few values, `type: "buy"`, then hashes
-/// almost nothing), and the maps hash with ahash (the values are the user's
-/// own data, so there is no one to mount a collision attack).
-#[derive(Default)]
-struct Dictionary<'d> {
-    strings: HashMap<&'d str, u32, ahash::RandomState>,
-    oids: HashMap<ObjectId, u32, ahash::RandomState>,
-    /// Strings met last, by [`recent_slot`], with their entries.
-    recent: [Option<(&'d str, u32)>; RECENT],
-    values: Vec<Bson>,
+/// The field `name` of `d`: first at `at`, where it was found last, else
+/// by a search (which moves `at`): the keys in order (a document's keys are
+/// distinct, so the first equal to `name` is its field), or the document's
+/// hash table when it is wide.
+#[inline(always)]
+fn field_of<'a>(d: &'a Document, name: &str, at: &mut usize) -> Option<&'a Bson> {
+    let entries = super::entries::of(d);
+    if let Some((k, v)) = entries.get_index(*at) {
+        if same_text(k.as_bytes(), name.as_bytes()) {
+            return Some(v);
+        }
+    }
+    let i = if entries.len() > super::prefetch::TRACKED {
+        super::entries::index_of(d, name)?
+    } else {
+        entries
+            .keys()
+            .position(|k| same_text(k.as_bytes(), name.as_bytes()))?
+    };
+    *at = i;
+    entries.get_index(i).map(|(_, v)| v)
 }
 
-const RECENT: usize = 8;
+/// Cells an element column makes room for past a document's own.
+const ROOM_AHEAD: usize = 1024;
 
-/// Where a string met last is remembered: by its length and first byte.
-fn recent_slot(s: &str) -> usize {
-    (s.len() ^ usize::from(s.as_bytes().first().copied().unwrap_or(0))) % RECENT
+/// One element column while [`Column::build_elements_many`] builds it.
+struct ElementCells<'d> {
+    /// The field each document element gives its cell (`None`: the
+    /// element itself), and where it was found last (elements usually
+    /// share a field order).
+    field: Option<(String, usize)>,
+    /// The field as asked, which names the column.
+    name: Option<String>,
+    /// `false` once dropped (or when the field names no part).
+    kept: bool,
+    cells: Vec<Cell>,
+    spans: Vec<Option<(u32, u32)>>,
+    dictionary: Dictionary<'d>,
+    /// The cells written: `cells` past them is room (see `document`).
+    used: usize,
+    /// Where the current document's cells start.
+    start: usize,
 }
 
-impl<'d> Dictionary<'d> {
-    /// The cell of a value (`None`: missing).
-    fn cell(&mut self, v: Option<&'d Bson>) -> Cell {
-        match v {
-            None => Cell::Missing,
-            Some(Bson::Null) => Cell::Null,
-            Some(Bson::Boolean(b)) => Cell::Bool(*b),
-            Some(Bson::Int32(i)) => Cell::Int32(*i),
-            Some(Bson::Int64(i)) => Cell::Int64(*i),
-            Some(Bson::Double(f)) => Cell::Double(*f),
-            Some(Bson::DateTime(t)) => Cell::Date(t.timestamp_millis()),
-            Some(v) => self.intern(v),
+impl<'d> ElementCells<'d> {
+    fn new(field: Option<&str>, docs: usize) -> ElementCells<'d> {
+        let part = field.map(|f| FieldPath::new(f).parts().first().map(|p| p.name.clone()));
+        ElementCells {
+            kept: !matches!(part, Some(None)),
+            field: part.flatten().map(|name| (name, 0)),
+            name: field.map(str::to_string),
+            cells: Vec::with_capacity(docs),
+            spans: Vec::with_capacity(docs),
+            dictionary: Dictionary::default(),
+            used: 0,
+            start: 0,
         }
     }
 
-    /// The cell of a value that is none of the inline kinds.
-    fn intern(&mut self, v: &'d Bson) -> Cell {
-        if let Bson::String(s) = v {
-            if let Some(Some((seen, i))) = self.recent.get(recent_slot(s)) {
-                if *seen == s.as_str() {
-                    return Cell::Dict(*i);
-                }
+    /// The cells of one document's elements, each element read once for
+    /// every column. The cells are written in place, into room made
+    /// ahead (a cell per element, and more): the page's size-optimised wasm
+    /// calls `Vec::push` and `Vec::resize` rather than inlining them.
+    fn document(building: &mut [ElementCells<'d>], items: &'d [Bson]) {
+        for b in building.iter_mut() {
+            b.start = b.used;
+            let needed = b.used + items.len();
+            if b.kept && b.cells.len() < needed {
+                b.cells.resize(needed + ROOM_AHEAD, Cell::Missing);
             }
         }
-        let known = match v {
-            Bson::String(s) => self.strings.get(s.as_str()),
-            Bson::ObjectId(o) => self.oids.get(o),
-            _ => return Cell::Other,
-        };
-        if let Some(&i) = known {
-            self.remember(v, i);
-            return Cell::Dict(i);
+        for e in items {
+            for b in building.iter_mut() {
+                b.put(e);
+            }
         }
-        let next = self.values.len();
-        let Ok(i) = u32::try_from(next) else {
-            return Cell::Other;
-        };
-        if next >= MAX_DICTIONARY {
-            return Cell::Other;
-        }
-        match v {
-            Bson::String(s) => self.strings.insert(s.as_str(), i),
-            Bson::ObjectId(o) => self.oids.insert(*o, i),
-            _ => return Cell::Other,
-        };
-        self.values.push(v.clone());
-        self.remember(v, i);
-        Cell::Dict(i)
     }
 
-    fn remember(&mut self, v: &'d Bson, i: u32) {
-        if let Bson::String(s) = v {
-            if let Some(slot) = self.recent.get_mut(recent_slot(s)) {
-                *slot = Some((s.as_str(), i));
-            }
+    /// The cell `$elemMatch` tests for element `e`, if it tests one.
+    #[inline]
+    fn put(&mut self, e: &'d Bson) {
+        if !self.kept {
+            return;
         }
+        let cell = match (&mut self.field, e) {
+            (None, e) => self.dictionary.cell(Some(e)),
+            (Some((name, at)), Bson::Document(ed)) => self.dictionary.cell(field_of(ed, name, at)),
+            (Some(_), Bson::Array(_)) => Cell::Other,
+            (Some(_), _) => return,
+        };
+        if let Some(slot) = self.cells.get_mut(self.used) {
+            *slot = cell;
+            self.used += 1;
+        }
+    }
+
+    /// The current document's span; past `max_each` cells, nothing is kept.
+    fn end_document(&mut self, max_each: usize) {
+        if !self.kept {
+            return;
+        }
+        let span = (
+            u32::try_from(self.start),
+            u32::try_from(self.used - self.start),
+        );
+        match span {
+            (Ok(start), Ok(len)) if self.used <= max_each => {
+                self.spans.push(Some((start, len)));
+            }
+            _ => self.drop_cells(),
+        }
+    }
+
+    fn drop_cells(&mut self) {
+        self.kept = false;
+        self.used = 0;
+        self.cells = Vec::new();
+        self.spans = Vec::new();
+        self.dictionary = Dictionary::default();
+    }
+
+    fn finish(mut self, array: &str) -> Option<Column> {
+        if !self.kept {
+            return None;
+        }
+        self.cells.truncate(self.used);
+        Some(Column {
+            source: Source::Elements {
+                array: array.to_string(),
+                field: self.name,
+            },
+            in_array: vec![true; self.used],
+            cells: self.cells,
+            spans: self.spans,
+            dictionary: self.dictionary.values,
+        })
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use bson::doc;
-
-    #[test]
-    fn cells_hold_what_a_test_can_use() {
-        let oid = ObjectId::from_bytes([7; 12]);
-        let docs = vec![
-            doc! {"a": 1},
-            doc! {"a": 2_i64},
-            doc! {"a": 1.5},
-            doc! {"a": "x"},
-            doc! {"a": "x"},
-            doc! {"a": oid},
-            doc! {"a": null},
-            doc! {"b": 1},
-            doc! {"a": [1]},
-            doc! {"a": {"b": 1}},
-            doc! {"a": true},
-            doc! {"a": bson::DateTime::from_millis(-5)},
-        ];
-        let c = Column::build("a", &docs);
-        assert_eq!(
-            c.cells(),
-            &[
-                Cell::Int32(1),
-                Cell::Int64(2),
-                Cell::Double(1.5),
-                Cell::Dict(0),
-                Cell::Dict(0),
-                Cell::Dict(1),
-                Cell::Null,
-                Cell::Missing,
-                Cell::Other,
-                Cell::Other,
-                Cell::Bool(true),
-                Cell::Date(-5),
-            ]
-        );
-        assert_eq!(
-            c.dictionary(),
-            &[Bson::String("x".into()), Bson::ObjectId(oid)]
-        );
-    }
-
-    /// Strings remembered in one slot (same length and first byte) still
-    /// get their own entries.
-    #[test]
-    fn strings_met_last_keep_their_entries() {
-        let docs: Vec<Document> = ["ab", "ac", "ab", "ac", "ad", "ab", "b", "ad"]
-            .iter()
-            .map(|s| doc! {"a": *s})
-            .collect();
-        let c = Column::build("a", &docs);
-        let entries: Vec<u32> = c
-            .cells()
-            .iter()
-            .map(|cell| match cell {
-                Cell::Dict(i) => *i,
-                other => panic!("{other:?}"),
-            })
-            .collect();
-        assert_eq!(entries, [0, 1, 0, 1, 2, 0, 3, 2]);
-        assert_eq!(c.dictionary().len(), 4);
-    }
-
-    #[test]
-    fn element_cells_are_what_elem_match_tests() {
-        let docs = vec![
-            doc! {"r": [{"x": 1, "y": "a"}, 7, {"y": "b"}, [{"x": 2}], {"x": [3]}]},
-            doc! {"r": {"x": 1}},
-            doc! {"s": 1},
-            doc! {"r": []},
-            doc! {"r": [1.5, {"x": 1}, null]},
-        ];
-        let x = Column::build_elements("r", Some("x"), &docs, usize::MAX)
-            .unwrap_or_else(|| panic!("built"));
-        let x_cells = |i| x.values(i).map(|(c, _)| c.to_vec());
-        assert_eq!(
-            x_cells(0),
-            Some(vec![
-                Cell::Int32(1),
-                Cell::Missing,
-                Cell::Other,
-                Cell::Other
-            ])
-        );
-        assert_eq!(x_cells(1), Some(vec![]), "not an array");
-        assert_eq!(x_cells(2), Some(vec![]), "missing");
-        assert_eq!(x_cells(3), Some(vec![]));
-        assert_eq!(x_cells(4), Some(vec![Cell::Int32(1)]));
-        let y = Column::build_elements("r", Some("y"), &docs, usize::MAX)
-            .unwrap_or_else(|| panic!("built"));
-        assert_eq!(
-            y.values(0).map(|(c, _)| c.len()),
-            x.values(0).map(|(c, _)| c.len()),
-            "one cell per element tested, whatever the field"
-        );
-        let all =
-            Column::build_elements("r", None, &docs, usize::MAX).unwrap_or_else(|| panic!("built"));
-        assert_eq!(
-            all.values(4).map(|(c, _)| c.to_vec()),
-            Some(vec![Cell::Double(1.5), Cell::Other, Cell::Null])
-        );
-        assert!(
-            Column::build_elements("r", None, &docs, 3).is_none(),
-            "too large"
-        );
-    }
-}
+#[path = "column_tests.rs"]
+mod tests;

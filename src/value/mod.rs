@@ -2,6 +2,7 @@
 //! (`order`) and numbers across Int32/Int64/Double/Decimal128 (`numeric`).
 pub mod calendar;
 pub mod column;
+mod column_dictionary;
 pub mod entries;
 pub mod identical;
 pub mod numeric;
