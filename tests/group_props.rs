@@ -7,12 +7,11 @@
 //! order, named by the same first-seen values, with the same errors.
 use bson::{doc, Bson, Decimal128, Document};
 use mqlplay::text::shell::print;
-use mqlplay::RunCtx;
 use proptest::prelude::*;
 use std::str::FromStr;
 
-/// Larger than `storage::columns::MIN_DOCUMENTS`.
-const DOCUMENTS: usize = 2100;
+mod large_collection;
+use large_collection::{run, DOCUMENTS};
 
 /// A value of a grouped or accumulated field: every kind of cell, equal
 /// numbers of different types, and values a column cannot hold.
@@ -57,17 +56,6 @@ fn database(pattern: &[(Option<Bson>, Option<Bson>, Option<Bson>)]) -> String {
         })
         .collect();
     print(&Bson::Array(docs))
-}
-
-/// The results as canonical extended JSON: exact types, and a NaN equal to itself.
-fn run(db: &str, script: &str) -> Result<String, String> {
-    let out = mqlplay::run(db, script, &RunCtx::default());
-    match out.error {
-        Some(e) => Err(format!("{} {}", e.code, e.message)),
-        None => Ok(Bson::Array(out.results)
-            .into_canonical_extjson()
-            .to_string()),
-    }
 }
 
 /// A `$group` stage: a key, and two or three accumulators of fields.
@@ -150,7 +138,7 @@ fn groups_follow_writes() {
     let script = format!(
         "{group}; db.collection.updateMany({{g: 'y'}}, {{$set: {{g: 'x', v: 10}}}}); {group}"
     );
-    let out = mqlplay::run(&db, &script, &RunCtx::default());
+    let out = mqlplay::run(&db, &script, &mqlplay::RunCtx::default());
     assert!(out.error.is_none(), "{:?}", out.error);
     let want = |g: &str, s: i32, n: i32| Bson::Document(doc! {"_id": g, "s": s, "n": n});
     let [before, _, after] = out.results.as_slice() else {

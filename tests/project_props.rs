@@ -7,12 +7,11 @@
 //! filter behind `{$expr: true}` reads the whole document (no fusion).
 use bson::{doc, Bson, Decimal128, Document};
 use mqlplay::text::shell::print;
-use mqlplay::RunCtx;
 use proptest::prelude::*;
 use std::str::FromStr;
 
-/// Larger than `storage::columns::MIN_DOCUMENTS`.
-const DOCUMENTS: usize = 2100;
+mod large_collection;
+use large_collection::{run, DOCUMENTS};
 
 /// A value where the summed path leads: the types `$sum`/`$avg` add or
 /// ignore, with the widths and overflows their result types follow.
@@ -89,18 +88,6 @@ fn database(pattern: &[(Option<Bson>, i32)], bad_k: bool) -> String {
         })
         .collect();
     print(&Bson::Array(docs))
-}
-
-/// The results as canonical extended JSON: exact types, and a NaN (which
-/// `$sum` may give) equal to itself.
-fn run(db: &str, script: &str) -> Result<String, String> {
-    let out = mqlplay::run(db, script, &RunCtx::default());
-    match out.error {
-        Some(e) => Err(format!("{} {}", e.code, e.message)),
-        None => Ok(Bson::Array(out.results)
-            .into_canonical_extjson()
-            .to_string()),
-    }
 }
 
 /// A projection stage over `r`'s paths and a filter on what it computes.
