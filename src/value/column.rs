@@ -5,8 +5,8 @@
 //! a test can be decided on without the document are held; arrays,
 //! documents and the rarer types are [`Cell::Other`], which sends the scan
 //! back to the document.
-use super::column_dictionary::{same_text, Dictionary};
-use super::path::{FieldPath, LeafArrays};
+use super::column_dictionary::Dictionary;
+use super::path::{FieldPath, LeafArrays, Part};
 use bson::{Bson, Document};
 
 /// One document's value of the field.
@@ -229,38 +229,15 @@ impl Column {
     }
 }
 
-/// The field `name` of `d`: first at `at`, where it was found last, else
-/// by a search (which moves `at`): the keys in order (a document's keys are
-/// distinct, so the first equal to `name` is its field), or the document's
-/// hash table when it is wide.
-#[inline(always)]
-fn field_of<'a>(d: &'a Document, name: &str, at: &mut usize) -> Option<&'a Bson> {
-    let entries = super::entries::of(d);
-    if let Some((k, v)) = entries.get_index(*at) {
-        if same_text(k.as_bytes(), name.as_bytes()) {
-            return Some(v);
-        }
-    }
-    let i = if entries.len() > super::prefetch::TRACKED {
-        super::entries::index_of(d, name)?
-    } else {
-        entries
-            .keys()
-            .position(|k| same_text(k.as_bytes(), name.as_bytes()))?
-    };
-    *at = i;
-    entries.get_index(i).map(|(_, v)| v)
-}
-
 /// Cells an element column makes room for past a document's own.
 const ROOM_AHEAD: usize = 1024;
 
 /// One element column while [`Column::build_elements_many`] builds it.
 struct ElementCells<'d> {
     /// The field each document element gives its cell (`None`: the
-    /// element itself), and where it was found last (elements usually
-    /// share a field order).
-    field: Option<(String, usize)>,
+    /// element itself); it remembers where it was found last (elements
+    /// usually share a field order).
+    field: Option<Part>,
     /// The field as asked, which names the column.
     name: Option<String>,
     /// `false` once dropped (or when the field names no part).
@@ -276,10 +253,10 @@ struct ElementCells<'d> {
 
 impl<'d> ElementCells<'d> {
     fn new(field: Option<&str>, docs: usize) -> ElementCells<'d> {
-        let part = field.map(|f| FieldPath::new(f).parts().first().map(|p| p.name.clone()));
+        let part = field.map(|f| FieldPath::new(f).parts().first().cloned());
         ElementCells {
             kept: !matches!(part, Some(None)),
-            field: part.flatten().map(|name| (name, 0)),
+            field: part.flatten(),
             name: field.map(str::to_string),
             cells: Vec::with_capacity(docs),
             spans: Vec::with_capacity(docs),
@@ -314,9 +291,9 @@ impl<'d> ElementCells<'d> {
         if !self.kept {
             return;
         }
-        let cell = match (&mut self.field, e) {
+        let cell = match (&self.field, e) {
             (None, e) => self.dictionary.cell(Some(e)),
-            (Some((name, at)), Bson::Document(ed)) => self.dictionary.cell(field_of(ed, name, at)),
+            (Some(part), Bson::Document(ed)) => self.dictionary.cell(part.field_in(ed)),
             (Some(_), Bson::Array(_)) => Cell::Other,
             (Some(_), _) => return,
         };

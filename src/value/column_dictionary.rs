@@ -4,6 +4,7 @@
 //! size-optimised wasm calls rather than inlines, and a build runs once per
 //! loaded data, mostly before the wasm engine has optimised its code.
 use super::column::Cell;
+use super::path::{same_bytes, word};
 use bson::oid::ObjectId;
 use bson::Bson;
 use std::collections::HashMap;
@@ -53,7 +54,7 @@ impl<'d> Dictionary<'d> {
     fn string(&mut self, s: &'d str) -> Cell {
         let slot = recent_slot(s);
         if let Some(Some((seen, i))) = self.recent.get(slot) {
-            if same_text(seen.as_bytes(), s.as_bytes()) {
+            if same_bytes(seen.as_bytes(), s.as_bytes()) {
                 return Cell::Dict(*i);
             }
         }
@@ -132,7 +133,7 @@ impl Strings {
             if slot.hash == hash {
                 let (start, len) = (slot.start as usize, slot.len as usize);
                 let copy = self.text.get(start..start + len)?;
-                return same_text(copy, s).then_some(slot.entry - 1);
+                return same_bytes(copy, s).then_some(slot.entry - 1);
             }
             i = (i + 1) & mask;
         }
@@ -193,51 +194,9 @@ fn hash_bytes(b: &[u8]) -> u64 {
     (h ^ (h >> 29)).wrapping_mul(K)
 }
 
-/// Byte equality a word at a time for short slices (keys, names, codes):
-/// two overlapping loads compare 4 to 16 bytes.
-#[inline(always)]
-pub(super) fn same_text(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    match n {
-        8..=16 => word::<8>(a, 0) == word::<8>(b, 0) && word::<8>(a, n - 8) == word::<8>(b, n - 8),
-        4..=7 => word::<4>(a, 0) == word::<4>(b, 0) && word::<4>(a, n - 4) == word::<4>(b, n - 4),
-        _ => a == b,
-    }
-}
-
-/// `N` bytes of `s` from `at` (zeros past its end, which callers avoid).
-#[inline(always)]
-fn word<const N: usize>(s: &[u8], at: usize) -> [u8; N] {
-    s.get(at..at + N)
-        .and_then(|w| <[u8; N]>::try_from(w).ok())
-        .unwrap_or([0; N])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn text_compares_as_bytes() {
-        let words = [
-            "", "a", "ab", "abc", "abcd", "abce", "user1", "user2", "rating", "ratinG",
-        ];
-        let long = [
-            "abcdefgh",
-            "abcdefgi",
-            "abcdefghijklmnop",
-            "bbcdefghijklmnop",
-            "abcdefghijklmnopq",
-        ];
-        for a in words.iter().chain(&long) {
-            for b in words.iter().chain(&long) {
-                assert_eq!(same_text(a.as_bytes(), b.as_bytes()), a == b, "{a} {b}");
-            }
-        }
-    }
 
     #[test]
     fn each_string_keeps_its_entry() {

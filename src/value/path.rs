@@ -86,25 +86,39 @@ pub fn paths_overlap(a: &str, b: &str) -> bool {
     a == b || is_path_prefix(a, b) || is_path_prefix(b, a)
 }
 
-/// Byte equality that compares short slices inline: keys and the strings
-/// filters compare are short, and a call to `memcmp` (a byte loop in wasm)
-/// per field costs more than the comparison.
+/// Byte equality that compares short slices inline, 4 to 16 bytes as two
+/// overlapping word loads: keys and the strings filters compare are short,
+/// and a call to `memcmp` (a byte loop in wasm) per field costs more than
+/// the comparison.
 #[inline(always)]
 pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
+    let n = a.len();
+    if n != b.len() {
         return false;
     }
-    if a.len() > 16 {
-        return a == b;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
+    match n {
+        8..=16 => word::<8>(a, 0) == word::<8>(b, 0) && word::<8>(a, n - 8) == word::<8>(b, n - 8),
+        4..=7 => word::<4>(a, 0) == word::<4>(b, 0) && word::<4>(a, n - 4) == word::<4>(b, n - 4),
+        0..=3 => {
+            let mut i = 0;
+            while i < n {
+                if a[i] != b[i] {
+                    return false;
+                }
+                i += 1;
+            }
+            true
         }
-        i += 1;
+        _ => a == b,
     }
-    true
+}
+
+/// `N` bytes of `s` from `at` (zeros past its end, which callers avoid).
+#[inline(always)]
+pub(super) fn word<const N: usize>(s: &[u8], at: usize) -> [u8; N] {
+    s.get(at..at + N)
+        .and_then(|w| <[u8; N]>::try_from(w).ok())
+        .unwrap_or([0; N])
 }
 
 /// One component of a dotted path.
@@ -370,6 +384,26 @@ fn visit_array<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_bytes_is_byte_equality() {
+        let words = [
+            "", "a", "ab", "abc", "abcd", "abce", "user1", "user2", "rating", "ratinG",
+        ];
+        let long = [
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefghijklmnop",
+            "bbcdefghijklmnop",
+            "abcdefghijklmnopq",
+        ];
+        for a in words.iter().chain(&long) {
+            for b in words.iter().chain(&long) {
+                assert_eq!(same_bytes(a.as_bytes(), b.as_bytes()), a == b, "{a} {b}");
+            }
+        }
+    }
+
     use bson::{bson, doc};
 
     fn values(path: &str, d: &Document, leaf: LeafArrays) -> Vec<(Option<Bson>, Option<usize>)> {
